@@ -1,0 +1,244 @@
+package agentd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/api/wire"
+	"github.com/labstack/echo/v4"
+)
+
+// env is the environment of commands: agentd's own, the desktop's
+// DISPLAY, the pyautogui module on PYTHONPATH and how it reaches agentd,
+// then extra.
+func (s *Server) env(extra map[string]string) []string {
+	env := os.Environ()
+	py := s.pyPath
+	if old := os.Getenv("PYTHONPATH"); old != "" {
+		py += ":" + old
+	}
+	env = append(env, "DISPLAY="+s.desk.display, "PYTHONPATH="+py, "AGENTD_URL="+s.selfURL, "AGENTD_TOKEN="+s.cfg.Token)
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+func home() string {
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return "/"
+}
+
+// capped keeps the first n bytes written to it and notes the rest.
+type capped struct {
+	buf       bytes.Buffer
+	n         int
+	truncated bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.n - c.buf.Len(); room < len(p) {
+		c.truncated = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+func checkExec(r wire.ExecRequest) error {
+	if len(r.Cmd) == 0 || r.Cmd[0] == "" {
+		return errdefs.ErrInvalidArgument.WithMessage("cmd: required, the program and its arguments")
+	}
+	if r.TimeoutMS < 0 || r.TimeoutMS > MaxExecMS {
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("timeout_ms: %d out of range 0..%d", r.TimeoutMS, MaxExecMS))
+	}
+	if r.Dir != "" && !filepath.IsAbs(r.Dir) {
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("dir: %q is not an absolute path", r.Dir))
+	}
+	for k := range r.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("env: bad variable name %q", k))
+		}
+	}
+	return nil
+}
+
+func (s *Server) exec(c echo.Context) error {
+	var req wire.ExecRequest
+	if err := wire.DecodeJSON(c.Request().Body, &req); err != nil {
+		return err
+	}
+	if err := checkExec(req); err != nil {
+		return err
+	}
+	res, err := s.Exec(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// Exec runs a command to completion (or its timeout, when its process
+// group is killed) with the desktop's environment.
+func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error) {
+	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
+	if timeout == 0 {
+		timeout = DefaultExecMS * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.Command(req.Cmd[0], req.Cmd[1:]...)
+	cmd.Env = s.env(req.Env)
+	cmd.Dir = req.Dir
+	if cmd.Dir == "" {
+		cmd.Dir = home()
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stdout, stderr := &capped{n: MaxOutput}, &capped{n: MaxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if req.Stdin != "" {
+		cmd.Stdin = strings.NewReader(req.Stdin)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		// The command could not start: a fact about the request.
+		return wire.ExecResult{ExitCode: 127, Stderr: err.Error(), DurationMS: time.Since(start).Milliseconds()}, nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	timedOut := false
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+		timedOut = true
+	}
+	// Children left in the group (a backgrounded process) go too.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	res := wire.ExecResult{
+		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
+		Truncated: stdout.truncated || stderr.truncated, TimedOut: timedOut,
+		DurationMS: time.Since(start).Milliseconds(),
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitCode()
+		if res.ExitCode < 0 {
+			res.ExitCode = 128 + int(ee.Sys().(syscall.WaitStatus).Signal())
+		}
+	default:
+		return res, err
+	}
+	if timedOut && ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled) {
+		return res, context.Canceled
+	}
+	return res, nil
+}
+
+func filePath(c echo.Context) (string, error) {
+	p := c.QueryParam("path")
+	if p == "" {
+		return "", errdefs.ErrInvalidArgument.WithMessage("path: required")
+	}
+	if !filepath.IsAbs(p) {
+		return "", errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %q is not an absolute path", p))
+	}
+	return filepath.Clean(p), nil
+}
+
+func (s *Server) readFile(c echo.Context) error {
+	p, err := filePath(c)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return fileErr(p, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fileErr(p, err)
+	}
+	if st.IsDir() {
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is a directory", p))
+	}
+	if st.Size() > MaxFileSize {
+		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("path: %s is %d bytes, over the %d-byte limit", p, st.Size(), MaxFileSize))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return fileErr(p, err)
+	}
+	return c.Blob(http.StatusOK, "application/octet-stream", b)
+}
+
+func (s *Server) writeFile(c echo.Context) error {
+	p, err := filePath(c)
+	if err != nil {
+		return err
+	}
+	body := http.MaxBytesReader(c.Response(), c.Request().Body, MaxFileSize)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fileErr(p, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".agentd-*")
+	if err != nil {
+		return fileErr(p, err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = io.Copy(tmp, body)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: over the %d-byte file limit", MaxFileSize))
+	}
+	if err != nil {
+		return fileErr(p, err)
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(p); err == nil {
+		if st.IsDir() {
+			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is a directory", p))
+		}
+		mode = st.Mode().Perm()
+	}
+	_ = os.Chmod(tmp.Name(), mode)
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		return fileErr(p, err)
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func fileErr(p string, err error) error {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("path: %s does not exist", p))
+	case errors.Is(err, os.ErrPermission):
+		return errdefs.ErrPermissionDenied.WithMessage(fmt.Sprintf("path: %s: permission denied", p))
+	case errors.Is(err, syscall.ENOTDIR):
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s: a parent is not a directory", p))
+	}
+	return err
+}

@@ -1,0 +1,267 @@
+package agentd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/x11"
+	"github.com/deskrun/deskrun/x11/keysym"
+	"github.com/labstack/echo/v4"
+	"golang.org/x/image/draw"
+)
+
+// pngEncoder favours speed: screenshots go to a model every step.
+var pngEncoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngPool{}}
+
+type pngPool struct{ p sync.Pool }
+
+func (p *pngPool) Get() *png.EncoderBuffer {
+	b, _ := p.p.Get().(*png.EncoderBuffer)
+	return b
+}
+func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
+
+func (s *Server) screenshot(c echo.Context) error {
+	conn, err := s.desk.get()
+	if err != nil {
+		return err
+	}
+	w, h := conn.Size()
+	o, err := wire.ParseScreenshotQuery(c.QueryParams(), wire.Screen{Width: w, Height: h})
+	if err != nil {
+		return err
+	}
+	shot, err := Shoot(conn, o)
+	if err != nil {
+		return err
+	}
+	hd := c.Response().Header()
+	hd.Set(wire.HeaderScale, strconv.FormatFloat(shot.Scale, 'f', -1, 64))
+	hd.Set(wire.HeaderScreen, fmt.Sprintf("%dx%d", w, h))
+	return c.Blob(http.StatusOK, "image/"+shot.Format, shot.Data)
+}
+
+// Shoot captures the screen (or o.Region), scales it down to o.MaxWidth
+// and encodes it as o.Format.
+func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
+	w, h := conn.Size()
+	r := image.Rectangle{}
+	if o.Region != nil {
+		r = image.Rect(o.Region.X0, o.Region.Y0, o.Region.X1, o.Region.Y1)
+	}
+	img, err := conn.Capture(r)
+	if err != nil {
+		return wire.Screenshot{}, unavailable(err)
+	}
+	var out image.Image = img
+	scale := 1.0
+	if b := img.Bounds(); o.MaxWidth > 0 && b.Dx() > o.MaxWidth {
+		scale = float64(o.MaxWidth) / float64(b.Dx())
+		nh := max(1, int(float64(b.Dy())*scale+0.5))
+		dst := image.NewRGBA(image.Rect(0, 0, o.MaxWidth, nh))
+		draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
+		out = dst
+	}
+	var buf bytes.Buffer
+	format := o.Format
+	if format == "" {
+		format = wire.FormatPNG
+	}
+	if format == wire.FormatJPEG {
+		q := o.Quality
+		if q == 0 {
+			q = 80
+		}
+		err = jpeg.Encode(&buf, out, &jpeg.Options{Quality: q})
+	} else {
+		err = pngEncoder.Encode(&buf, out)
+	}
+	if err != nil {
+		return wire.Screenshot{}, fmt.Errorf("encode %s: %w", format, err)
+	}
+	b := out.Bounds()
+	return wire.Screenshot{Data: buf.Bytes(), Format: format, Width: b.Dx(), Height: b.Dy(), Scale: scale, Screen: wire.Screen{Width: w, Height: h}}, nil
+}
+
+func knownKey(name string) bool {
+	_, ok := keysym.ByName(name)
+	return ok
+}
+
+func (s *Server) input(c echo.Context) error {
+	req, err := wire.DecodeInput(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	conn, err := s.desk.get()
+	if err != nil {
+		return err
+	}
+	w, h := conn.Size()
+	if err := req.Validate(wire.Screen{Width: w, Height: h}, knownKey); err != nil {
+		return err
+	}
+	res, err := Run(c.Request().Context(), conn, req.Actions)
+	if err != nil {
+		status, body := wire.ErrorOf(err, "input failed")
+		res.Error = &body.Error
+		return c.JSON(status, res)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// Run executes validated core actions in order on conn and stops at the
+// first failure, which it returns beside the per-action results.
+func Run(ctx context.Context, conn *x11.Conn, actions []wire.Action) (wire.InputResult, error) {
+	res := wire.InputResult{Results: make([]wire.ActionResult, 0, len(actions))}
+	for i, a := range actions {
+		start := time.Now()
+		err := runOne(ctx, conn, a)
+		if err == nil {
+			err = conn.Sync()
+		}
+		r := wire.ActionResult{Index: i, Type: a.Type, OK: err == nil, Micros: time.Since(start).Microseconds()}
+		if err != nil {
+			err = classify(conn, fmt.Errorf("actions[%d] (%s): %w", i, a.Type, err))
+			_, body := wire.ErrorOf(err, "input failed")
+			r.Error = &body.Error
+			res.Results = append(res.Results, r)
+			return res, err
+		}
+		res.Results = append(res.Results, r)
+	}
+	return res, nil
+}
+
+// classify tells a lost X server (unavailable) from a refused action.
+func classify(conn *x11.Conn, err error) error {
+	if errdefs.IsCanceled(err) || errdefs.IsDeadlineExceeded(err) || errdefs.IsInvalidArgument(err) {
+		return err
+	}
+	if conn.Ping() != nil {
+		return errdefs.ErrUnavailable.WithMessage(err.Error())
+	}
+	return errdefs.ErrFailedPrecondition.WithMessage(err.Error())
+}
+
+func buttonOf(name string) int {
+	switch name {
+	case wire.ButtonMiddle:
+		return x11.ButtonMiddle
+	case wire.ButtonRight:
+		return x11.ButtonRight
+	}
+	return x11.ButtonLeft
+}
+
+func sym(name string) (keysym.Sym, error) {
+	s, ok := keysym.ByName(name)
+	if !ok {
+		return 0, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("unknown key name %q", name))
+	}
+	return s, nil
+}
+
+// dragStep is the pause between the points of a drag, so that
+// applications see motion with the button held rather than a jump.
+const dragStep = 10 * time.Millisecond
+
+func runOne(ctx context.Context, conn *x11.Conn, a wire.Action) error {
+	moveIfGiven := func() error {
+		if a.X != nil && a.Y != nil {
+			return conn.Move(*a.X, *a.Y)
+		}
+		return nil
+	}
+	switch a.Type {
+	case wire.ActionMove:
+		return conn.Move(*a.X, *a.Y)
+	case wire.ActionButtonDown:
+		return conn.ButtonDown(buttonOf(a.Button))
+	case wire.ActionButtonUp:
+		return conn.ButtonUp(buttonOf(a.Button))
+	case wire.ActionClick:
+		if err := moveIfGiven(); err != nil {
+			return err
+		}
+		return conn.Click(buttonOf(a.Button), max(1, a.Count))
+	case wire.ActionKeyDown, wire.ActionKeyUp:
+		s, err := sym(a.Key)
+		if err != nil {
+			return err
+		}
+		if a.Type == wire.ActionKeyDown {
+			return conn.KeyDown(s)
+		}
+		return conn.KeyUp(s)
+	case wire.ActionKey:
+		syms := make([]keysym.Sym, len(a.Keys))
+		for i, k := range a.Keys {
+			s, err := sym(k)
+			if err != nil {
+				return err
+			}
+			syms[i] = s
+		}
+		for range max(1, a.Repeat) {
+			if err := conn.Chord(syms); err != nil {
+				return err
+			}
+		}
+		return nil
+	case wire.ActionType:
+		return conn.Type(a.Text)
+	case wire.ActionScroll:
+		if err := moveIfGiven(); err != nil {
+			return err
+		}
+		return conn.Scroll(a.DX, a.DY)
+	case wire.ActionDrag:
+		b := buttonOf(a.Button)
+		if err := conn.Move(a.Path[0][0], a.Path[0][1]); err != nil {
+			return err
+		}
+		if err := conn.ButtonDown(b); err != nil {
+			return err
+		}
+		for _, p := range a.Path[1:] {
+			if err := sleep(ctx, dragStep); err != nil {
+				_ = conn.ButtonUp(b)
+				return err
+			}
+			if err := conn.Move(p[0], p[1]); err != nil {
+				_ = conn.ButtonUp(b)
+				return err
+			}
+		}
+		if err := sleep(ctx, dragStep); err != nil {
+			_ = conn.ButtonUp(b)
+			return err
+		}
+		return conn.ButtonUp(b)
+	case wire.ActionWait:
+		return sleep(ctx, time.Duration(a.MS)*time.Millisecond)
+	}
+	return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("type: unknown action type %q", a.Type))
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
