@@ -53,14 +53,14 @@ var python embed.FS
 
 // Server is a running agentd.
 type Server struct {
-	cfg      Config
-	log      *slog.Logger
-	desk     *desktop
-	http     *http.Server
-	ln       net.Listener
-	pyPath   string // directory holding the pyautogui module
-	shells   *shells
-	selfURL  string
+	cfg     Config
+	log     *slog.Logger
+	desk    *desktop
+	http    *http.Server
+	ln      net.Listener
+	pyPath  string // directory holding the pyautogui module
+	shells  *shells
+	selfURL string
 }
 
 // Start starts the X server (or attaches to one) and begins serving on
