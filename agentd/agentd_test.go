@@ -1,0 +1,448 @@
+package agentd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/api/wire"
+)
+
+const token = "test-token"
+
+func needX(t testing.TB) {
+	t.Helper()
+	for _, p := range []string{"Xvfb", "xdotool", "xsetroot", "xterm"} {
+		if _, err := exec.LookPath(p); err != nil {
+			if testing.Short() {
+				t.Skipf("%s is not installed (scripts/install-deps.sh installs it)", p)
+			}
+			t.Fatalf("%s is not installed (scripts/install-deps.sh installs it)", p)
+		}
+	}
+}
+
+// start runs an agentd with its own Xvfb in the test process.
+func start(t testing.TB) (*Server, *Client) {
+	t.Helper()
+	needX(t)
+	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, Screen: wire.Screen{Width: 1280, Height: 800}, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.Close(ctx)
+	})
+	return s, NewClient("http://"+s.Addr(), token, nil)
+}
+
+func sh(t testing.TB, c *Client, script string) wire.ExecResult {
+	t.Helper()
+	r, err := c.Exec(context.Background(), wire.ExecRequest{Cmd: []string{"sh", "-c", script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ExitCode != 0 {
+		t.Fatalf("%s: exit %d: %s", script, r.ExitCode, r.Stderr)
+	}
+	return r
+}
+
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+func TestScreenshotPixels(t *testing.T) {
+	_, c := start(t)
+	ctx := context.Background()
+	sh(t, c, "xsetroot -solid '#123456'")
+	shot, err := c.Screenshot(ctx, wire.ScreenshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(shot.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shot.Width != 1280 || shot.Height != 800 || shot.Scale != 1 || shot.Screen != (wire.Screen{Width: 1280, Height: 800}) {
+		t.Errorf("screenshot %dx%d scale %v screen %v", shot.Width, shot.Height, shot.Scale, shot.Screen)
+	}
+	if r, g, b, _ := img.At(640, 400).RGBA(); r>>8 != 0x12 || g>>8 != 0x34 || b>>8 != 0x56 {
+		t.Errorf("pixel = %02x%02x%02x, want 123456", r>>8, g>>8, b>>8)
+	}
+	small, err := c.Screenshot(ctx, wire.ScreenshotOptions{MaxWidth: 640, Format: wire.FormatJPEG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Width != 640 || small.Height != 400 || small.Scale != 0.5 || small.Format != "jpeg" {
+		t.Errorf("scaled: %dx%d scale %v format %s", small.Width, small.Height, small.Scale, small.Format)
+	}
+	reg, err := c.Screenshot(ctx, wire.ScreenshotOptions{Region: &wire.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reg.Width != 100 || reg.Height != 50 {
+		t.Errorf("region: %dx%d, want 100x50", reg.Width, reg.Height)
+	}
+}
+
+func TestInputSeenByXdotool(t *testing.T) {
+	_, c := start(t)
+	ctx := context.Background()
+	for _, p := range []wire.Point{{X: 0, Y: 0}, {X: 321, Y: 123}, {X: 1279, Y: 799}} {
+		res, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(p.X), Y: wire.Int(p.Y)}})
+		if err != nil || len(res.Results) != 1 || !res.Results[0].OK {
+			t.Fatalf("move: %+v %v", res, err)
+		}
+		out := sh(t, c, "xdotool getmouselocation --shell").Stdout
+		if !strings.Contains(out, fmt.Sprintf("X=%d\n", p.X)) || !strings.Contains(out, fmt.Sprintf("Y=%d\n", p.Y)) {
+			t.Errorf("after move to %v xdotool says %q", p, out)
+		}
+		if got, err := c.Cursor(ctx); err != nil || got != p {
+			t.Errorf("cursor = %v %v, want %v", got, err, p)
+		}
+	}
+}
+
+var typed = []string{
+	"plain ascii 0123456789",
+	`shifted ~!@#$%^&*()_+{}|:"<>?`,
+	"Straße café naïve Ångström",
+	"Ελληνικά Кириллица",
+	"中文输入测试 日本語",
+	"€ — “quoted” ‘single’ …",
+}
+
+func TestTypeUnicodeIntoTerminal(t *testing.T) {
+	s, c := start(t)
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "typed.txt")
+	ready := out + ".ready"
+	term := exec.Command("xterm", "-geometry", "100x20+0+0", "-fa", "DejaVu Sans Mono", "-u8",
+		"-e", "sh", "-c", `stty -echo; touch "$1"; exec cat > "$2"`, "sh", ready, out)
+	term.Env = append(os.Environ(), "DISPLAY="+s.Display(), "LC_ALL=C.UTF-8")
+	term.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := term.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Process.Kill(); term.Wait() })
+	waitFor(t, "the terminal", func() bool { _, err := os.Stat(ready); return err == nil })
+	var want strings.Builder
+	for range 3 {
+		for _, l := range typed {
+			if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(50), Y: wire.Int(50)}, {Type: "type", Text: l + "\n"}}); err != nil {
+				t.Fatal(err)
+			}
+			want.WriteString(l + "\n")
+		}
+	}
+	waitFor(t, "every line", func() bool {
+		b, _ := os.ReadFile(out)
+		return bytes.Count(b, []byte("\n")) >= 3*len(typed)
+	})
+	if got, _ := os.ReadFile(out); string(got) != want.String() {
+		t.Errorf("terminal received\n%s\nwant\n%s", got, want.String())
+	}
+	ws, err := c.Windows(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range ws {
+		found = found || w.Class == "XTerm"
+	}
+	if !found {
+		t.Errorf("windows %+v: no XTerm", ws)
+	}
+}
+
+func TestExecAndFiles(t *testing.T) {
+	_, c := start(t)
+	ctx := context.Background()
+	r, err := c.Exec(ctx, wire.ExecRequest{Cmd: []string{"sh", "-c", "echo $DISPLAY; echo err >&2; cat; exit 3"}, Stdin: "in", Env: map[string]string{"X": "1"}})
+	if err != nil || r.ExitCode != 3 || !strings.HasPrefix(r.Stdout, ":") || !strings.HasSuffix(r.Stdout, "in") || r.Stderr != "err\n" {
+		t.Errorf("exec: %+v %v", r, err)
+	}
+	r, err = c.Exec(ctx, wire.ExecRequest{Cmd: []string{"sleep", "30"}, TimeoutMS: 200})
+	if err != nil || !r.TimedOut || r.ExitCode != 137 {
+		t.Errorf("timeout: %+v %v", r, err)
+	}
+	r, err = c.Exec(ctx, wire.ExecRequest{Cmd: []string{"head", "-c", "3000000", "/dev/zero"}})
+	if err != nil || !r.Truncated || len(r.Stdout) != MaxOutput {
+		t.Errorf("cap: truncated=%v len=%d %v", r.Truncated, len(r.Stdout), err)
+	}
+	r, err = c.Exec(ctx, wire.ExecRequest{Cmd: []string{"/no/such/program"}})
+	if err != nil || r.ExitCode != 127 {
+		t.Errorf("missing program: %+v %v", r, err)
+	}
+
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a", "b", "f.txt")
+	data := []byte("héllo\x00bytes")
+	if err := c.WriteFile(ctx, p, data); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.ReadFile(ctx, p); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("read back %q %v", got, err)
+	}
+	if _, err := c.ReadFile(ctx, filepath.Join(dir, "missing")); !errdefs.IsNotFound(err) {
+		t.Errorf("missing file: %v, want not found", err)
+	}
+	if _, err := c.ReadFile(ctx, dir); !errdefs.IsInvalidArgument(err) || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("directory: %v", err)
+	}
+	if _, err := c.ReadFile(ctx, "relative/path"); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), "path:") {
+		t.Errorf("relative path: %v", err)
+	}
+	big := make([]byte, MaxFileSize+1)
+	if err := c.WriteFile(ctx, filepath.Join(dir, "big"), big); !errdefs.IsOutOfRange(err) {
+		t.Errorf("over the limit: %v, want out of range (413)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big")); err == nil {
+		t.Error("a refused write left a file")
+	}
+}
+
+func TestShellSessions(t *testing.T) {
+	_, c := start(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "cd " + dir + " && export GREETING=hi"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "pwd; echo $GREETING"})
+	if err != nil || s.Output != dir+"\nhi\n" || s.Dir != dir || s.ExitCode == nil || *s.ExitCode != 0 {
+		t.Fatalf("state did not carry over: %+v %v", s, err)
+	}
+	if s, _ := c.ShellExec(ctx, "two", wire.ShellExecRequest{Command: "echo ${GREETING:-none}"}); s.Output != "none\n" {
+		t.Errorf("sessions share state: %+v", s)
+	}
+	s, err = c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "read x; echo got $x", WaitMS: 100})
+	if err != nil || !s.Running {
+		t.Fatalf("interactive command: %+v %v", s, err)
+	}
+	if _, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "true"}); !errdefs.IsConflict(err) {
+		t.Errorf("exec while running: %v, want conflict", err)
+	}
+	if _, err := c.ShellWrite(ctx, "one", wire.ShellWriteRequest{Input: "yes", PressEnter: true}); err != nil {
+		t.Fatal(err)
+	}
+	s, err = c.ShellWait(ctx, "one", wire.ShellWaitRequest{WaitMS: 5000})
+	if err != nil || s.Running || !strings.Contains(s.Output, "got yes") {
+		t.Errorf("after write: %+v %v", s, err)
+	}
+	if _, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "sleep 30", WaitMS: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := c.ShellKill(ctx, "one"); err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != 137 {
+		t.Errorf("kill: %+v %v", s, err)
+	}
+	if _, err := c.ShellView(ctx, "nope"); !errdefs.IsNotFound(err) {
+		t.Errorf("unknown shell: %v", err)
+	}
+}
+
+// TestBadRequests sends what clients get wrong; each answer is a 4xx in the
+// contract's shape naming the field, and the server keeps serving.
+func TestBadRequests(t *testing.T) {
+	s, _ := start(t)
+	base := "http://" + s.Addr()
+	for _, tc := range []struct {
+		method, path, body string
+		auth               bool
+		status             int
+		msg                string
+	}{
+		{"POST", "/v1/input", `{"actions":[{"type":"move","x":1}]}`, true, 400, "actions[0].y: required"},
+		{"POST", "/v1/input", `{"actions":[{"type":"fly"}]}`, true, 400, `actions[0].type: unknown action type "fly"`},
+		{"POST", "/v1/input", `{"actions":[{"type":"move","x":"1","y":2}]}`, true, 400, "x"},
+		{"POST", "/v1/input", `{"actions":[{"type":"move","x":1280,"y":2}]}`, true, 400, "actions[0].x: 1280 is off the screen (0..1279)"},
+		{"POST", "/v1/input", `{"actions":[{"type":"key","keys":["ctrl","nokey"]}]}`, true, 400, `actions[0].keys[1]: unknown key name "nokey"`},
+		{"POST", "/v1/input", `{"actions":[`, true, 400, ""},
+		{"POST", "/v1/input", `{"actions":[],"extra":1}`, true, 400, "extra"},
+		{"POST", "/v1/input", `{}`, true, 400, "actions: required"},
+		{"GET", "/v1/screenshot?region=5,5,1,1", "", true, 400, "region"},
+		{"GET", "/v1/screenshot?format=gif", "", true, 400, "format"},
+		{"GET", "/v1/screenshot?max_width=-3", "", true, 400, "max_width"},
+		{"POST", "/v1/exec", `{"cmd":[]}`, true, 400, "cmd: required"},
+		{"POST", "/v1/exec", `{"cmd":["true"],"timeout_ms":-1}`, true, 400, "timeout_ms"},
+		{"GET", "/v1/files", "", true, 400, "path: required"},
+		{"POST", "/v1/windows/abc/activate", "", true, 400, "id"},
+		{"POST", "/v1/windows/99999999/activate", "", true, 404, "window"},
+		{"POST", "/v1/shells/bad id!/exec", `{"command":"true"}`, true, 400, "id"},
+		{"GET", "/v1/screen", "", false, 401, "token"},
+		{"GET", "/v1/nothing", "", true, 404, ""},
+	} {
+		req, _ := http.NewRequest(tc.method, base+strings.ReplaceAll(tc.path, " ", "%20"), strings.NewReader(tc.body))
+		if tc.auth {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body wire.ErrorBody
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || err != nil || body.Error.Code == "" || !strings.Contains(body.Error.Message, tc.msg) {
+			t.Errorf("%s %s %s: %d %+v (%v), want %d with %q", tc.method, tc.path, tc.body, resp.StatusCode, body, err, tc.status, tc.msg)
+		}
+	}
+	if _, err := NewClient(base, token, nil).Health(context.Background()); err != nil {
+		t.Errorf("not serving after bad requests: %v", err)
+	}
+}
+
+func TestXvfbRestarts(t *testing.T) {
+	s, c := start(t)
+	ctx := context.Background()
+	s.desk.mu.RLock()
+	pid := s.desk.xvfb.Process.Pid
+	s.desk.mu.RUnlock()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "healthz to go red", func() bool { _, err := c.Health(ctx); return err != nil })
+	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(ctx); return err == nil })
+	if _, err := c.Screenshot(ctx, wire.ScreenshotOptions{}); err != nil {
+		t.Errorf("screenshot after restart: %v", err)
+	}
+	s.desk.mu.RLock()
+	if s.desk.xvfb.Process.Pid == pid {
+		t.Error("same Xvfb pid after restart")
+	}
+	s.desk.mu.RUnlock()
+}
+
+// xvfbChild finds the Xvfb process whose parent is ppid (0 if none).
+func xvfbChild(ppid int) int {
+	ents, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, e := range ents {
+		b, err := os.ReadFile(e)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		st := string(b)
+		open, close := strings.IndexByte(st, '('), strings.LastIndexByte(st, ')')
+		if open < 0 || close < 0 || st[open+1:close] != "Xvfb" {
+			continue
+		}
+		var state string
+		var pid, parent int
+		fmt.Sscanf(st[:open], "%d", &pid)
+		fmt.Sscanf(st[close+2:], "%s %d", &state, &parent)
+		if parent == ppid && state != "Z" {
+			return pid
+		}
+	}
+	return 0
+}
+
+// TestBinaryLifecycle runs cmd/agentd as a sandbox would, and checks that
+// SIGTERM ends it cleanly with no Xvfb left behind.
+func TestBinaryLifecycle(t *testing.T) {
+	needX(t)
+	bin := filepath.Join(t.TempDir(), "agentd")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agentd").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin).CombinedOutput(); err == nil || !strings.Contains(string(out), "AGENTD_TOKEN") {
+		t.Errorf("without a token: %v %s", err, out)
+	}
+	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--xvfb", "--screen", "800x600x24", "--wm", "openbox")
+	cmd.Env = append(os.Environ(), "AGENTD_TOKEN=x")
+	out, _ := cmd.StdoutPipe()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var ready struct{ Addr, Display string }
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if err := json.Unmarshal([]byte(line), &ready); err != nil || ready.Addr == "" {
+		cmd.Process.Kill()
+		t.Fatalf("ready line %q: %v", line, err)
+	}
+	c := NewClient("http://"+ready.Addr, "x", nil)
+	h, err := c.Health(context.Background())
+	if err != nil || h.Screen != (wire.Screen{Width: 800, Height: 600}) {
+		t.Errorf("health %+v %v", h, err)
+	}
+	pid := xvfbChild(cmd.Process.Pid)
+	if pid == 0 {
+		t.Fatal("no Xvfb found for", ready.Display)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit after SIGTERM: %v", err)
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); !errors.Is(err, os.ErrNotExist) && !bytes.Contains(b, []byte("zombie")) {
+		t.Errorf("Xvfb %d still running after agentd exited", pid)
+	}
+}
+
+var fuzzServer struct {
+	once sync.Once
+	h    http.Handler
+	err  error
+}
+
+// FuzzInput sends arbitrary bodies to /v1/input: never a panic, never a
+// 500.
+func FuzzInput(f *testing.F) {
+	for _, s := range []string{
+		`{"actions":[{"type":"move","x":1,"y":2}]}`,
+		`{"actions":[{"type":"type","text":"a"}]}`,
+		`{"actions":[{"type":"key","keys":["ctrl","c"],"repeat":2}]}`,
+		`{"actions":[{"type":"drag","path":[[1,1],[2,2]]}]}`,
+		`{"actions":[{"type":"scroll","dy":-3}]}`,
+		`{"actions":null}`, `[]`, `{"actions":[{}]}`, "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		fuzzServer.once.Do(func() {
+			needX(t)
+			s, err := Start(context.Background(), Config{Addr: "127.0.0.1:0", Xvfb: true, Screen: wire.Screen{Width: 640, Height: 480}})
+			fuzzServer.h, fuzzServer.err = nil, err
+			if err == nil {
+				fuzzServer.h = s.Handler()
+			}
+		})
+		if fuzzServer.err != nil {
+			t.Fatal(fuzzServer.err)
+		}
+		rec := httptest.NewRecorder()
+		fuzzServer.h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/input", strings.NewReader(body)))
+		if rec.Code >= 500 {
+			t.Fatalf("body %q: status %d: %s", body, rec.Code, rec.Body)
+		}
+	})
+}
+
+var _ = color.RGBA{}
