@@ -446,3 +446,25 @@ func FuzzInput(f *testing.F) {
 }
 
 var _ = color.RGBA{}
+
+// TestBackgroundProgramsOutliveExecNotAgentd: `xterm &` style commands
+// return at once and keep running, until agentd stops.
+func TestBackgroundProgramsOutliveExecNotAgentd(t *testing.T) {
+	s, c := start(t)
+	r, err := c.Exec(context.Background(), wire.ExecRequest{Cmd: []string{"sh", "-c", "sleep 300 & echo $!"}, TimeoutMS: 20000})
+	if err != nil || r.TimedOut || r.ExitCode != 0 {
+		t.Fatalf("exec: %+v %v", r, err)
+	}
+	var pid int
+	fmt.Sscan(r.Stdout, &pid)
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("background sleep %d is gone after exec returned: %v", pid, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s.Close(ctx)
+	waitFor(t, "the background program to end with agentd", func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err != nil || strings.Contains(string(b), ") Z ")
+	})
+}

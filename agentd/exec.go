@@ -35,6 +35,24 @@ func (s *Server) env(extra map[string]string) []string {
 	return env
 }
 
+// track remembers the process group of a command, so that what it left
+// running in the background ends with agentd.
+func (s *Server) track(pgid int) {
+	s.groupsMu.Lock()
+	s.groups = append(s.groups, pgid)
+	s.groupsMu.Unlock()
+}
+
+// killGroups ends every process group commands started.
+func (s *Server) killGroups() {
+	s.groupsMu.Lock()
+	defer s.groupsMu.Unlock()
+	for _, g := range s.groups {
+		_ = syscall.Kill(-g, syscall.SIGKILL)
+	}
+	s.groups = nil
+}
+
 func home() string {
 	if h, err := os.UserHomeDir(); err == nil {
 		return h
@@ -108,7 +126,11 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 	if cmd.Dir == "" {
 		cmd.Dir = home()
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A program the command starts in the background (`xterm &`) keeps
+	// running and may hold the output pipes: stop reading them shortly
+	// after the command itself exits.
+	cmd.WaitDelay = 200 * time.Millisecond
 	stdout, stderr := &capped{n: MaxOutput}, &capped{n: MaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if req.Stdin != "" {
@@ -119,6 +141,7 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 		// The command could not start: a fact about the request.
 		return wire.ExecResult{ExitCode: 127, Stderr: err.Error(), DurationMS: time.Since(start).Milliseconds()}, nil
 	}
+	s.track(cmd.Process.Pid)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error
@@ -130,8 +153,6 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 		err = <-done
 		timedOut = true
 	}
-	// Children left in the group (a backgrounded process) go too.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	res := wire.ExecResult{
 		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
 		Truncated: stdout.truncated || stderr.truncated, TimedOut: timedOut,
@@ -139,7 +160,8 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 	}
 	var ee *exec.ExitError
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
+		err = nil
 	case errors.As(err, &ee):
 		res.ExitCode = ee.ExitCode()
 		if res.ExitCode < 0 {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -61,6 +62,9 @@ type Server struct {
 	pyPath  string // directory holding the pyautogui module
 	shells  *shells
 	selfURL string
+
+	groupsMu sync.Mutex
+	groups   []int // process groups of exec'd commands
 }
 
 // Start starts the X server (or attaches to one) and begins serving on
@@ -151,6 +155,7 @@ func (s *Server) Display() string { return s.desk.display }
 func (s *Server) Close(ctx context.Context) error {
 	err := s.http.Shutdown(ctx)
 	s.shells.closeAll()
+	s.killGroups()
 	s.desk.close()
 	os.RemoveAll(s.pyPath)
 	return err

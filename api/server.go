@@ -67,6 +67,8 @@ func NewServer(cfg Config) http.Handler {
 	v1.GET("/sessions/:id/files", s.readFile)
 	v1.PUT("/sessions/:id/files", s.writeFile)
 	v1.GET("/sessions/:id/windows", s.windows)
+	v1.POST("/sessions/:id/windows/:wid/activate", s.windowAction)
+	v1.POST("/sessions/:id/windows/:wid/close", s.windowAction)
 	v1.POST("/sessions/:id/tools/:name", s.callTool)
 	v1.GET("/tools", s.tools)
 	v1.GET("/tools/:name", s.toolInfo)
@@ -279,6 +281,26 @@ func (s *server) windows(c echo.Context) error {
 		ws = []wire.Window{}
 	}
 	return c.JSON(http.StatusOK, wire.WindowList{Windows: ws})
+}
+
+func (s *server) windowAction(c echo.Context) error {
+	sess, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	wid, err := strconv.ParseUint(c.Param("wid"), 0, 32)
+	if err != nil {
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("wid: want a window id, got %q", c.Param("wid")))
+	}
+	if strings.HasSuffix(c.Path(), "/activate") {
+		err = sess.ActivateWindow(c.Request().Context(), uint32(wid))
+	} else {
+		err = sess.CloseWindow(c.Request().Context(), uint32(wid))
+	}
+	if err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }
 
 func (s *server) callTool(c echo.Context) error {
