@@ -195,7 +195,13 @@ func (d *desktop) stop() {
 // showScene sets the wallpaper and opens the text-dense terminal, then
 // waits until the terminal is on screen.
 func (d *desktop) showScene(ctx context.Context, dir string) error {
-	if err := d.runTool(ctx, "display", "-window", "root", filepath.Join(dir, "scene.png")); err != nil {
+	// The image fills the screen as a borderless window under the
+	// terminal (ImageMagick's display cannot set the root of an Xvfb
+	// without a window manager).
+	if err := d.spawn("display", "-geometry", "+0+0", "-borderwidth", "0", "-title", "wallpaper", filepath.Join(dir, "scene.png")); err != nil {
+		return err
+	}
+	if err := d.waitWindow(ctx, "wallpaper"); err != nil {
 		return err
 	}
 	txt, err := filepath.Abs(filepath.Join(dir, "scene.txt"))
