@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"image/png"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -19,17 +17,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/image/draw"
 )
-
-// pngEncoder favours speed: screenshots go to a model every step.
-var pngEncoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngPool{}}
-
-type pngPool struct{ p sync.Pool }
-
-func (p *pngPool) Get() *png.EncoderBuffer {
-	b, _ := p.p.Get().(*png.EncoderBuffer)
-	return b
-}
-func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
 
 func (s *Server) screenshot(c echo.Context) error {
 	conn, err := s.desk.get()
@@ -63,7 +50,7 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 	if err != nil {
 		return wire.Screenshot{}, unavailable(err)
 	}
-	var out image.Image = img
+	out := img
 	scale := 1.0
 	if b := img.Bounds(); o.MaxWidth > 0 && b.Dx() > o.MaxWidth {
 		scale = float64(o.MaxWidth) / float64(b.Dx())
@@ -84,7 +71,7 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 		}
 		err = jpeg.Encode(&buf, out, &jpeg.Options{Quality: q})
 	} else {
-		err = pngEncoder.Encode(&buf, out)
+		err = encodePNG(&buf, out)
 	}
 	if err != nil {
 		return wire.Screenshot{}, fmt.Errorf("encode %s: %w", format, err)
