@@ -28,6 +28,8 @@ type Config struct {
 	// /healthz.
 	Token  string
 	Logger *slog.Logger
+	// MCP, when set, is served at /mcp (behind the same token).
+	MCP http.Handler
 }
 
 // Body limits.
@@ -55,6 +57,9 @@ func NewServer(cfg Config) http.Handler {
 	e.GET("/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"status": "ok", "providers": s.m.Providers()})
 	})
+	if cfg.MCP != nil {
+		e.Any("/mcp", echo.WrapHandler(cfg.MCP), s.auth)
+	}
 	v1 := e.Group("/v1", s.auth)
 	v1.POST("/sessions", s.create)
 	v1.GET("/sessions", s.list)

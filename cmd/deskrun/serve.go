@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/mcp"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
@@ -48,38 +49,9 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	providers := map[string]sandbox.Provider{}
-	var closers []func(context.Context) error
-	if *prov == "auto" || *prov == "docker" {
-		dp, err := dockerProvider(ctx, *image, *prov == "docker")
-		if err != nil {
-			if *prov == "docker" {
-				return err
-			}
-			log.Info("docker provider unavailable; using local sandboxes", "reason", err)
-		} else {
-			providers["docker"] = dp
-			if ids, err := dp.Reap(ctx, map[string]string{sandbox.LabelOwner: owner}); err == nil && len(ids) > 0 {
-				log.Info("removed orphan sandboxes", "count", len(ids))
-			}
-		}
-	}
-	if *prov == "auto" || *prov == "local" {
-		bin, err := findAgentd(*agentdPath)
-		if err == nil {
-			var lp *local.Provider
-			lp, err = local.New(bin, "openbox")
-			if err == nil {
-				providers["local"] = lp
-				closers = append(closers, lp.Close)
-			}
-		}
-		if err != nil && (*prov == "local" || len(providers) == 0) {
-			return fmt.Errorf("local provider: %w", err)
-		}
-	}
-	if *prov != "auto" && *prov != "docker" && *prov != "local" {
-		return fmt.Errorf("--provider: unknown provider %q (want auto, docker or local)", *prov)
+	providers, closers, err := setupProviders(ctx, *prov, *agentdPath, *image, true, log)
+	if err != nil {
+		return err
 	}
 	def := "local"
 	if providers["docker"] != nil {
@@ -99,7 +71,8 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: api.NewServer(api.Config{Manager: m, Token: *token, Logger: log}), ReadHeaderTimeout: 10 * time.Second}
+	mcpHandler := mcp.Handler(m, mcp.Options{Dialect: *dialectName, Logger: log})
+	srv := &http.Server{Handler: api.NewServer(api.Config{Manager: m, Token: *token, Logger: log, MCP: mcpHandler}), ReadHeaderTimeout: 10 * time.Second}
 	log.Info("deskrun serving", "addr", ln.Addr().String(), "providers", m.Providers(), "default", def, "auth", *token != "")
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -119,6 +92,48 @@ func serve(args []string) error {
 		_ = c(sctx)
 	}
 	return err
+}
+
+// setupProviders makes the providers --provider asks for: auto means
+// docker where an engine answers and the image exists, and local (when
+// agentd and Xvfb are here) beside it.
+func setupProviders(ctx context.Context, prov, agentdPath, image string, reap bool, log *slog.Logger) (map[string]sandbox.Provider, []func(context.Context) error, error) {
+	if prov != "auto" && prov != "docker" && prov != "local" {
+		return nil, nil, fmt.Errorf("--provider: unknown provider %q (want auto, docker or local)", prov)
+	}
+	providers := map[string]sandbox.Provider{}
+	var closers []func(context.Context) error
+	if prov == "auto" || prov == "docker" {
+		dp, err := dockerProvider(ctx, image, prov == "docker")
+		if err != nil {
+			if prov == "docker" {
+				return nil, nil, err
+			}
+			log.Info("docker provider unavailable; using local sandboxes", "reason", err)
+		} else {
+			providers["docker"] = dp
+			if reap {
+				if ids, err := dp.Reap(ctx, map[string]string{sandbox.LabelOwner: owner}); err == nil && len(ids) > 0 {
+					log.Info("removed orphan sandboxes", "count", len(ids))
+				}
+			}
+		}
+	}
+	if prov == "auto" || prov == "local" {
+		bin, err := findAgentd(agentdPath)
+		if err == nil {
+			var lp *local.Provider
+			lp, err = local.New(bin, "openbox")
+			if err == nil {
+				providers["local"] = lp
+				closers = append(closers, lp.Close)
+			}
+		}
+		if err != nil && (prov == "local" || len(providers) == 0) {
+			return nil, nil, fmt.Errorf("local provider: %w", err)
+		}
+	}
+	return providers, closers, nil
 }
 
 // owner labels the containers of deskrun serve, so that a restarted
