@@ -1,0 +1,371 @@
+package dialect
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/x11/keysym"
+)
+
+// fakeConfig sets up a fakeDesktop; a golden case gives it as env.json.
+type fakeConfig struct {
+	// Screen is the real screen size; default 1280x800.
+	Screen *[2]int `json:"screen"`
+	// Cursor is where the pointer starts.
+	Cursor [2]int `json:"cursor"`
+	// Files and Dirs are the sandbox's file system.
+	Files map[string]string `json:"files"`
+	Dirs  []string          `json:"dirs"`
+	// Exec answers commands the fake does not emulate (and the commands
+	// of shells kept without a ShellHost), in order; when used up, a
+	// command exits 0 without output.
+	Exec []wire.ExecResult `json:"exec"`
+	// Windows are the top-level windows.
+	Windows []wire.Window `json:"windows"`
+	// Clipboard is the clipboard's text.
+	Clipboard string `json:"clipboard"`
+	// Shells are the shell sessions agentd keeps.
+	Shells map[string]wire.Shell `json:"shells"`
+	// InputFail makes the desktop refuse an input request: the Call-th
+	// request (1-based, counted from the call under test) runs its actions
+	// before Index and refuses the one at Index with Message.
+	InputFail *struct {
+		Call    int    `json:"call"`
+		Index   int    `json:"index"`
+		Message string `json:"message"`
+	} `json:"input_fail"`
+	// Without removes optional interfaces: "window_manager", "clipboard",
+	// "shell_host".
+	Without []string `json:"without"`
+}
+
+// fakeDesktop is a scriptable desktop that records every call in trace.
+// Input is checked as agentd checks it (wire.InputRequest.Validate with
+// the X keysym names), so actions agentd would refuse are refused here
+// with agentd's message.
+type fakeDesktop struct {
+	cfg       fakeConfig
+	screen    wire.Screen
+	cursor    wire.Point
+	files     map[string]string
+	dirs      map[string]bool
+	exec      []wire.ExecResult
+	clipboard string
+	shells    map[string]wire.Shell
+	inputs    int // input requests since the trace was reset
+	trace     []string
+}
+
+func newFake(cfg fakeConfig) *fakeDesktop {
+	f := &fakeDesktop{
+		cfg:       cfg,
+		screen:    wire.Screen{Width: 1280, Height: 800},
+		cursor:    wire.Point{X: cfg.Cursor[0], Y: cfg.Cursor[1]},
+		files:     map[string]string{},
+		dirs:      map[string]bool{"/": true},
+		exec:      cfg.Exec,
+		clipboard: cfg.Clipboard,
+		shells:    map[string]wire.Shell{},
+	}
+	if cfg.Screen != nil {
+		f.screen = wire.Screen{Width: cfg.Screen[0], Height: cfg.Screen[1]}
+	}
+	for p, c := range cfg.Files {
+		f.files[p] = c
+	}
+	for _, d := range cfg.Dirs {
+		f.dirs[d] = true
+	}
+	for id, s := range cfg.Shells {
+		f.shells[id] = s
+	}
+	return f
+}
+
+// desktop returns f with the optional interfaces cfg.Without leaves.
+func (f *fakeDesktop) desktop() Desktop {
+	without := func(s string) bool { return slices.Contains(f.cfg.Without, s) }
+	wm, clip, sh := !without("window_manager"), !without("clipboard"), !without("shell_host")
+	switch {
+	case wm && clip && sh:
+		return f
+	case wm && clip:
+		return struct {
+			Desktop
+			WindowManager
+			ClipboardAccess
+		}{f, f, f}
+	case wm && sh:
+		return struct {
+			Desktop
+			WindowManager
+			ShellHost
+		}{f, f, f}
+	case clip && sh:
+		return struct {
+			Desktop
+			ClipboardAccess
+			ShellHost
+		}{f, f, f}
+	case wm:
+		return struct {
+			Desktop
+			WindowManager
+		}{f, f}
+	case clip:
+		return struct {
+			Desktop
+			ClipboardAccess
+		}{f, f}
+	case sh:
+		return struct {
+			Desktop
+			ShellHost
+		}{f, f}
+	}
+	return struct{ Desktop }{f}
+}
+
+func (f *fakeDesktop) reset() { f.trace, f.inputs = nil, 0 }
+
+func (f *fakeDesktop) log(format string, args ...any) {
+	f.trace = append(f.trace, fmt.Sprintf(format, args...))
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("<%v>", err)
+	}
+	return string(b)
+}
+
+func knownKeysym(name string) bool { _, ok := keysym.ByName(name); return ok }
+
+func (f *fakeDesktop) Input(_ context.Context, actions []wire.Action) (wire.InputResult, error) {
+	f.inputs++
+	f.log("input %s", compactJSON(actions))
+	if err := (wire.InputRequest{Actions: actions}).Validate(f.screen, knownKeysym); err != nil {
+		f.log("  -> refused: %v", err)
+		return wire.InputResult{}, err
+	}
+	var res wire.InputResult
+	for i, a := range actions {
+		if fail := f.cfg.InputFail; fail != nil && fail.Call == f.inputs && fail.Index == i {
+			e := &wire.Error{Code: "failed_precondition", Message: fail.Message}
+			res.Results = append(res.Results, wire.ActionResult{Index: i, Type: a.Type, Error: e})
+			res.Error = e
+			f.log("  -> action %d failed: %s", i, fail.Message)
+			return res, nil
+		}
+		res.Results = append(res.Results, wire.ActionResult{Index: i, Type: a.Type, OK: true})
+		switch {
+		case a.X != nil && a.Y != nil:
+			f.cursor = wire.Point{X: *a.X, Y: *a.Y}
+		case a.Type == wire.ActionDrag:
+			last := a.Path[len(a.Path)-1]
+			f.cursor = wire.Point{X: last[0], Y: last[1]}
+		}
+	}
+	return res, nil
+}
+
+func (f *fakeDesktop) Screenshot(_ context.Context, o wire.ScreenshotOptions) (wire.Screenshot, error) {
+	w, h := f.screen.Width, f.screen.Height
+	desc := o.Format
+	if o.Region != nil {
+		desc += " region=" + o.Region.String()
+		w, h = o.Region.X1-o.Region.X0, o.Region.Y1-o.Region.Y0
+	}
+	scale := 1.0
+	if o.MaxWidth > 0 {
+		desc += fmt.Sprintf(" max_width=%d", o.MaxWidth)
+		if o.MaxWidth < w {
+			scale = float64(o.MaxWidth) / float64(w)
+			w, h = o.MaxWidth, max(1, int(math.Round(float64(h)*scale)))
+		}
+	}
+	f.log("screenshot %s -> %dx%d", desc, w, h)
+	return wire.Screenshot{Data: []byte("\x89PNG"), Format: wire.FormatPNG, Width: w, Height: h, Scale: scale, Screen: f.screen}, nil
+}
+
+func (f *fakeDesktop) Cursor(context.Context) (wire.Point, error) {
+	f.log("cursor -> %d,%d", f.cursor.X, f.cursor.Y)
+	return f.cursor, nil
+}
+
+func (f *fakeDesktop) Screen(context.Context) (wire.Screen, error) {
+	f.log("screen -> %dx%d", f.screen.Width, f.screen.Height)
+	return f.screen, nil
+}
+
+// Exec emulates the few commands the dialects run (probing a path,
+// mkdir -p, listing a directory, a command of a shell kept without a
+// ShellHost) and answers others from cfg.Exec.
+func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResult, error) {
+	c := r.Cmd
+	switch {
+	case len(c) == 5 && c[0] == "sh" && strings.Contains(c[2], `[ -d "$1" ]`):
+		kind := "none"
+		if f.dirs[c[4]] {
+			kind = "dir"
+		} else if _, ok := f.files[c[4]]; ok {
+			kind = "file"
+		}
+		f.log("exec probe %s -> %s", c[4], kind)
+		return wire.ExecResult{Stdout: kind + "\n"}, nil
+	case len(c) == 3 && c[0] == "mkdir" && c[1] == "-p":
+		f.log("exec mkdir -p %s", c[2])
+		f.dirs[c[2]] = true
+		return wire.ExecResult{}, nil
+	case len(c) > 2 && c[0] == "find":
+		var out []string
+		for p := range f.dirs {
+			if strings.HasPrefix(p, c[1]) {
+				out = append(out, p)
+			}
+		}
+		for p := range f.files {
+			if strings.HasPrefix(p, c[1]+"/") {
+				out = append(out, p)
+			}
+		}
+		sort.Strings(out)
+		f.log("exec find %s", c[1])
+		return wire.ExecResult{Stdout: strings.Join(out, "\n") + "\n"}, nil
+	case len(c) == 6 && c[0] == "bash" && c[2] == fallbackScript:
+		res := f.nextExec()
+		f.log("exec bash-session dir=%q command=%q -> exit %d", c[4], c[5], res.ExitCode)
+		dir := c[4]
+		if dir == "" {
+			dir = "/home/user"
+		}
+		res.Stdout += "\n" + pwdMarker + dir + "\n"
+		return res, nil
+	}
+	res := f.nextExec()
+	f.log("exec %s -> exit %d", compactJSON(c), res.ExitCode)
+	return res, nil
+}
+
+func (f *fakeDesktop) nextExec() wire.ExecResult {
+	if len(f.exec) == 0 {
+		return wire.ExecResult{}
+	}
+	res := f.exec[0]
+	f.exec = f.exec[1:]
+	return res
+}
+
+func (f *fakeDesktop) ReadFile(_ context.Context, p string) ([]byte, error) {
+	c, ok := f.files[p]
+	if !ok {
+		f.log("read_file %s -> not found", p)
+		return nil, errdefs.ErrNotFound.WithMessage("no file " + p)
+	}
+	f.log("read_file %s -> %d bytes", p, len(c))
+	return []byte(c), nil
+}
+
+func (f *fakeDesktop) WriteFile(_ context.Context, p string, data []byte) error {
+	f.log("write_file %s %q", p, data)
+	f.files[p] = string(data)
+	return nil
+}
+
+func (f *fakeDesktop) Windows(context.Context) ([]wire.Window, error) {
+	f.log("windows -> %d", len(f.cfg.Windows))
+	return slices.Clone(f.cfg.Windows), nil
+}
+
+func (f *fakeDesktop) ActivateWindow(_ context.Context, id uint32) error {
+	f.log("activate_window %d", id)
+	return nil
+}
+
+func (f *fakeDesktop) Clipboard(context.Context) (string, error) {
+	f.log("clipboard -> %q", f.clipboard)
+	return f.clipboard, nil
+}
+
+func (f *fakeDesktop) SetClipboard(_ context.Context, text string) error {
+	f.log("set_clipboard %q", text)
+	f.clipboard = text
+	return nil
+}
+
+func (f *fakeDesktop) ShellExec(_ context.Context, id string, r wire.ShellExecRequest) (wire.Shell, error) {
+	f.log("shell_exec %s %s", id, compactJSON(r))
+	s, ok := f.shells[id]
+	if !ok {
+		s = wire.Shell{ID: id, ExitCode: new(0)}
+	}
+	s.ID, s.Command = id, r.Command
+	if r.Dir != "" {
+		s.Dir = r.Dir
+	}
+	f.shells[id] = s
+	return s, nil
+}
+
+func (f *fakeDesktop) shell(op, id string) (wire.Shell, error) {
+	s, ok := f.shells[id]
+	if !ok {
+		f.log("%s %s -> not found", op, id)
+		return wire.Shell{}, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("no shell session %q", id))
+	}
+	return s, nil
+}
+
+func (f *fakeDesktop) ShellView(_ context.Context, id string) (wire.Shell, error) {
+	s, err := f.shell("shell_view", id)
+	if err == nil {
+		f.log("shell_view %s", id)
+	}
+	return s, err
+}
+
+func (f *fakeDesktop) ShellWait(_ context.Context, id string, r wire.ShellWaitRequest) (wire.Shell, error) {
+	s, err := f.shell("shell_wait", id)
+	if err == nil {
+		f.log("shell_wait %s %s", id, compactJSON(r))
+	}
+	return s, err
+}
+
+func (f *fakeDesktop) ShellWrite(_ context.Context, id string, r wire.ShellWriteRequest) (wire.Shell, error) {
+	s, err := f.shell("shell_write", id)
+	if err != nil {
+		return s, err
+	}
+	f.log("shell_write %s %s", id, compactJSON(r))
+	if !s.Running {
+		return wire.Shell{}, errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("no process is running in shell session %q", id))
+	}
+	s.Output += r.Input
+	if r.PressEnter {
+		s.Output += "\n"
+	}
+	f.shells[id] = s
+	return s, nil
+}
+
+func (f *fakeDesktop) ShellKill(_ context.Context, id string) (wire.Shell, error) {
+	s, err := f.shell("shell_kill", id)
+	if err != nil {
+		return s, err
+	}
+	f.log("shell_kill %s", id)
+	if s.Running {
+		s.Running, s.ExitCode = false, new(137)
+	}
+	f.shells[id] = s
+	return s, nil
+}
