@@ -360,34 +360,52 @@ func osworldType(p osworldParams) (Plan, error) {
 	return plan, nil
 }
 
-// osworldKey checks a key against KEYBOARD_KEYS after lower-casing, as
-// OSWorld does, and resolves it to an X keysym.
-func osworldKey(v any, msg string) (string, error) {
+// osworldKey checks a key against KEYBOARD_KEYS after lower-casing it as
+// Python's str.lower does, as OSWorld does, and resolves it to an X
+// keysym. A key OSWorld accepts that X has no keysym for ("accept",
+// "final") passes validation and comes back with unpressable set: the
+// action is valid, but running it fails (seeds/000 §9-11 list those keys
+// as valid).
+func osworldKey(v any, msg string) (x, unpressable string, err error) {
 	k, ok := v.(string)
-	if !ok || !slices.Contains(keyboardKeys, strings.ToLower(k)) {
-		return "", toolErrorf(msg, pyStr(v))
+	if !ok || !slices.Contains(keyboardKeys, pyLower(k)) {
+		return "", "", toolErrorf(msg, pyStr(v))
 	}
-	x, err := pyautoguiKey(k)
+	x, err = pyautoguiKey(k)
 	if err != nil {
-		return "", toolErrorf("Key '%s' cannot be pressed: %v", k, err)
+		return "", fmt.Sprintf("Key '%s' cannot be pressed: %v", k, err), nil
 	}
-	return x, nil
+	return x, "", nil
+}
+
+// pyLower lower-cases s as Python's str.lower does. Go's strings.ToLower
+// uses the simple case mapping, which differs in one way that matters
+// for KEYBOARD_KEYS: Python lowers U+0130 (İ) to "i" plus a combining dot,
+// not to "i".
+func pyLower(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307"))
 }
 
 const invalidKey = "Invalid key '%s'. Must be one of the valid keyboard keys."
+
+// keyPlan is the plan of a key action, or, when a key cannot be pressed
+// on X, the valid action whose execution fails.
+func keyPlan(action map[string]any, unpressable string, a wire.Action) Plan {
+	if unpressable != "" {
+		return Plan{Action: action, Steps: []Step{failStep(unpressable)}}
+	}
+	return Plan{Action: action, Steps: []Step{inputStep(a)}}
+}
 
 func osworldPress(p osworldParams) (Plan, error) {
 	if !p.has("key") {
 		return Plan{}, toolErrorf("PRESS requires 'key' parameter")
 	}
-	k, err := osworldKey(p["key"], invalidKey)
+	k, unpressable, err := osworldKey(p["key"], invalidKey)
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{
-		Action: osworldAction("PRESS", p, "key"),
-		Steps:  []Step{inputStep(wire.Action{Type: wire.ActionKey, Keys: []string{k}})},
-	}, nil
+	return keyPlan(osworldAction("PRESS", p, "key"), unpressable, wire.Action{Type: wire.ActionKey, Keys: []string{k}}), nil
 }
 
 func osworldKeyHold(p osworldParams) (Plan, error) {
@@ -398,7 +416,7 @@ func osworldKeyHold(p osworldParams) (Plan, error) {
 	if !p.has("key") {
 		return Plan{}, toolErrorf("'key' parameter is required")
 	}
-	k, err := osworldKey(p["key"], invalidKey)
+	k, unpressable, err := osworldKey(p["key"], invalidKey)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -406,10 +424,7 @@ func osworldKeyHold(p osworldParams) (Plan, error) {
 	if dir == "UP" {
 		t = wire.ActionKeyUp
 	}
-	return Plan{
-		Action: osworldAction("KEY_"+dir, p, "key"),
-		Steps:  []Step{inputStep(wire.Action{Type: t, Key: k})},
-	}, nil
+	return keyPlan(osworldAction("KEY_"+dir, p, "key"), unpressable, wire.Action{Type: t, Key: k}), nil
 }
 
 func osworldHotkey(p osworldParams) (Plan, error) {
@@ -421,18 +436,22 @@ func osworldHotkey(p osworldParams) (Plan, error) {
 		return Plan{}, toolErrorf("'keys' must be a list, got %s", pyType(p["keys"]))
 	}
 	keys := make([]string, 0, len(list))
+	var unpressable string
 	for _, v := range list {
-		k, err := osworldKey(v, "Invalid key '%s' in keys list. All keys must be valid keyboard keys.")
+		k, u, err := osworldKey(v, "Invalid key '%s' in keys list. All keys must be valid keyboard keys.")
 		if err != nil {
 			return Plan{}, err
 		}
+		if unpressable == "" {
+			unpressable = u
+		}
 		keys = append(keys, k)
 	}
-	plan := Plan{Action: osworldAction("HOTKEY", p, "keys")}
-	if len(keys) > 0 {
-		plan.Steps = []Step{inputStep(wire.Action{Type: wire.ActionKey, Keys: keys})}
+	action := osworldAction("HOTKEY", p, "keys")
+	if len(keys) == 0 {
+		return Plan{Action: action}, nil
 	}
-	return plan, nil
+	return keyPlan(action, unpressable, wire.Action{Type: wire.ActionKey, Keys: keys}), nil
 }
 
 func osworldControl(p osworldParams, pause float64) (Plan, error) {
