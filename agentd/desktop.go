@@ -130,6 +130,16 @@ func (d *desktop) startX(ctx context.Context) error {
 			wm = nil
 		} else {
 			go func() { _ = wm.Wait() }()
+			// Report ready only once the window manager manages windows:
+			// a window mapped before it is up may stay unmanaged, with no
+			// focus and no place in the window list.
+			wmDeadline := time.Now().Add(10 * time.Second)
+			for !conn.WMRunning() && time.Now().Before(wmDeadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if !conn.WMRunning() {
+				d.log.Warn("window manager did not announce itself within 10s", "wm", d.cfg.WM)
+			}
 		}
 	}
 	d.mu.Lock()

@@ -113,9 +113,13 @@ func Run(ctx context.Context, conn *x11.Conn, actions []wire.Action) (wire.Input
 	res := wire.InputResult{Results: make([]wire.ActionResult, 0, len(actions))}
 	for i, a := range actions {
 		start := time.Now()
+		settle := focusTarget(conn, a)
 		err := runOne(ctx, conn, a)
 		if err == nil {
 			err = conn.Sync()
+		}
+		if err == nil && settle != 0 {
+			_, _ = conn.AwaitFocus(settle, focusSettle)
 		}
 		r := wire.ActionResult{Index: i, Type: a.Type, OK: err == nil, Micros: time.Since(start).Microseconds()}
 		if err != nil {
@@ -128,6 +132,40 @@ func Run(ctx context.Context, conn *x11.Conn, actions []wire.Action) (wire.Input
 		res.Results = append(res.Results, r)
 	}
 	return res, nil
+}
+
+// focusSettle bounds the wait for the window manager to focus a clicked
+// window.
+const focusSettle = 300 * time.Millisecond
+
+// focusTarget returns the top-level window a click or press is about to
+// land on when a window manager runs and that window does not have the
+// focus yet: Run then waits for the focus to move there, as it would
+// before a person typed. Otherwise 0.
+func focusTarget(conn *x11.Conn, a wire.Action) uint32 {
+	if a.Type != wire.ActionClick && a.Type != wire.ActionButtonDown {
+		return 0
+	}
+	if !conn.WMRunning() {
+		return 0
+	}
+	var x, y int
+	if a.X != nil && a.Y != nil {
+		x, y = *a.X, *a.Y
+	} else {
+		var err error
+		if x, y, err = conn.Cursor(); err != nil {
+			return 0
+		}
+	}
+	top, err := conn.TopLevelAt(x, y)
+	if err != nil || top == 0 {
+		return 0
+	}
+	if f, err := conn.FocusTopLevel(); err != nil || f == top {
+		return 0
+	}
+	return top
 }
 
 // classify tells a lost X server (unavailable) from a refused action.

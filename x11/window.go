@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"strings"
+	"time"
 
 	"github.com/jezek/xgb/xproto"
 )
@@ -127,6 +128,10 @@ func (c *Conn) exists(id uint32) error {
 	return nil
 }
 
+// WMRunning reports whether an EWMH window manager runs: one that set
+// _NET_SUPPORTING_WM_CHECK on the root window.
+func (c *Conn) WMRunning() bool { return c.wmRunning() }
+
 func (c *Conn) wmRunning() bool {
 	v, err := c.prop(c.root, c.atoms["_NET_SUPPORTING_WM_CHECK"], xproto.AtomWindow, 1)
 	return err == nil && v.Format == 32 && len(v.Value) >= 4
@@ -212,6 +217,59 @@ func (c *Conn) WindowGeometry(id uint32) (image.Rectangle, error) {
 	}
 	x, y := int(t.DstX), int(t.DstY)
 	return image.Rect(x, y, x+int(g.Width), y+int(g.Height)), nil
+}
+
+// TopLevelAt returns the top-level window (a child of the root: with a
+// window manager, the frame around a client) at (x, y), or 0 for the
+// root itself.
+func (c *Conn) TopLevelAt(x, y int) (uint32, error) {
+	r, err := xproto.TranslateCoordinates(c.x, c.root, c.root, int16(x), int16(y)).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("x11: window at %d,%d: %w", x, y, err)
+	}
+	return uint32(r.Child), nil
+}
+
+// FocusTopLevel returns the top-level window holding the keyboard focus,
+// or 0 when the focus is on the root or nowhere.
+func (c *Conn) FocusTopLevel() (uint32, error) {
+	f, err := xproto.GetInputFocus(c.x).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("x11: get input focus: %w", err)
+	}
+	w := f.Focus
+	for w > 1 && w != c.root {
+		t, err := xproto.QueryTree(c.x, w).Reply()
+		if err != nil {
+			return 0, nil // the window went away
+		}
+		if t.Parent == c.root {
+			return uint32(w), nil
+		}
+		w = t.Parent
+	}
+	return 0, nil
+}
+
+// AwaitFocus waits until the keyboard focus is in the top-level window
+// top, or timeout passes, and reports whether it is. After a click on a
+// window that did not have the focus, the window manager moves the focus
+// in its own time; input sent before then would go to the old window.
+func (c *Conn) AwaitFocus(top uint32, timeout time.Duration) (bool, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		f, err := c.FocusTopLevel()
+		if err != nil {
+			return false, err
+		}
+		if f == top {
+			return true, nil
+		}
+		if time.Now().After(deadline) {
+			return false, nil
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func xgbUint32(b []byte) uint32 {
