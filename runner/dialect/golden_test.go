@@ -44,6 +44,16 @@ var (
 type goldenCall struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
+	// RawArgs, if set, are the argument bytes instead of Args (for
+	// malformed JSON).
+	RawArgs *string `json:"raw_args"`
+}
+
+func (c goldenCall) args() json.RawMessage {
+	if c.RawArgs != nil {
+		return json.RawMessage(*c.RawArgs)
+	}
+	return c.Args
 }
 
 func TestGolden(t *testing.T) {
@@ -109,17 +119,17 @@ func runGolden(t *testing.T, dl Dialect, file string) {
 	d := f.desktop()
 	st := &State{Now: func() time.Time { return goldenNow }}
 	for i, c := range setup {
-		if _, err := dl.Call(t.Context(), d, st, c.Tool, c.Args); err != nil {
+		if _, err := dl.Call(t.Context(), d, st, c.Tool, c.args()); err != nil {
 			t.Fatalf("setup call %d (%s): %v", i, c.Tool, err)
 		}
 	}
 	f.reset()
 
 	got := map[string]string{}
-	if plan, ok := goldenPlan(t, dl, st, f, call.Tool, call.Args); ok {
+	if plan, ok := goldenPlan(t, dl, st, f, call.Tool, call.args()); ok {
 		got["plan"] = plan
 	}
-	res, err := dl.Call(t.Context(), d, st, call.Tool, call.Args)
+	res, err := dl.Call(t.Context(), d, st, call.Tool, call.args())
 	got["desktop"] = strings.Join(f.trace, "\n") + "\n"
 	if len(f.trace) == 0 {
 		got["desktop"] = "(no calls)\n"
