@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api/wire"
 )
 
@@ -87,7 +88,11 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, nil, fmt.Errorf("agentd %s %s: %w", method, path, err)
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("agentd %s %s: %w", method, path, ctx.Err())
+		}
+		// The sandbox does not answer: it died or its network is gone.
+		return nil, nil, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("sandbox unreachable: agentd %s %s: %v", method, path, err))
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
