@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -139,12 +140,15 @@ func (f *fakeDesktop) log(format string, args ...any) {
 	f.trace = append(f.trace, fmt.Sprintf(format, args...))
 }
 
+// compactJSON renders v as one line of JSON, without HTML escaping.
 func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("<%v>", err)
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func knownKeysym(name string) bool { _, ok := keysym.ByName(name); return ok }
@@ -241,12 +245,19 @@ func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResu
 		f.log("exec find %s", c[1])
 		return wire.ExecResult{Stdout: strings.Join(out, "\n") + "\n"}, nil
 	case len(c) == 6 && c[0] == "bash" && c[2] == fallbackScript:
-		res := f.nextExec()
-		f.log("exec bash-session dir=%q command=%q -> exit %d", c[4], c[5], res.ExitCode)
+		// The script runs the command in directory c[4] and prints the
+		// directory it ends in; "cd DIR" is the one command emulated.
 		dir := c[4]
 		if dir == "" {
 			dir = "/home/user"
 		}
+		var res wire.ExecResult
+		if to, ok := strings.CutPrefix(c[5], "cd "); ok {
+			dir = strings.TrimSpace(to)
+		} else {
+			res = f.nextExec()
+		}
+		f.log("exec bash-session dir=%q command=%q -> exit %d", c[4], c[5], res.ExitCode)
 		res.Stdout += "\n" + pwdMarker + dir + "\n"
 		return res, nil
 	}
