@@ -316,8 +316,13 @@ func renderResult(r Result) string {
 		if err != nil {
 			fmt.Fprintf(&b, "structured: cannot marshal: %v\n", err)
 		} else if !texts[string(js)] {
+			var out bytes.Buffer
+			enc := json.NewEncoder(&out)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(r.Structured)
 			b.WriteString("structured:\n")
-			writeLines(&b, string(js))
+			writeLines(&b, strings.TrimSuffix(out.String(), "\n"))
 		}
 	}
 	return b.String()
