@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/deskrun/deskrun/agentd"
@@ -16,16 +17,20 @@ import (
 	"github.com/deskrun/deskrun/runner/tool"
 )
 
-// Client is a Go client of a deskrun server. Errors the server answers
-// carry their errdefs class (errdefs.IsNotFound and so on).
+// Client is a Go client of a deskrun server (the API of [NewServer]).
+// An error the server answers is a *[wire.RemoteError] that carries the
+// errdefs class of its code, so errdefs.IsNotFound, errdefs.IsInvalidArgument
+// and the like work on it. A Client is safe for concurrent use.
 type Client struct {
 	base  string
 	token string
 	hc    *http.Client
 }
 
-// NewClient returns a client of the server at baseURL
-// ("http://127.0.0.1:8080"); hc nil means http.DefaultClient.
+// NewClient returns a client of the server at baseURL, e.g.
+// "http://127.0.0.1:8080". token, when not empty, is sent as a bearer
+// token. hc nil means [http.DefaultClient]; calls are bounded by their
+// context, as starting a sandbox or running a command can take minutes.
 func NewClient(baseURL, token string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = http.DefaultClient
@@ -33,25 +38,29 @@ func NewClient(baseURL, token string, hc *http.Client) *Client {
 	return &Client{base: strings.TrimRight(baseURL, "/"), token: token, hc: hc}
 }
 
+// maxAnswer bounds the answers the client reads: a file of the largest
+// size agentd serves, plus room.
+const maxAnswer = agentd.MaxFileSize + 1<<20
+
 func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ctype string) (*http.Response, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
-	if ctype != "" {
+	if ctype != "" && body != nil {
 		req.Header.Set("Content-Type", ctype)
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return resp, nil, err
+		return resp, nil, fmt.Errorf("%s %s: read answer: %w", method, path, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		return resp, b, wire.ErrorFromResponse(resp.StatusCode, b)
@@ -59,59 +68,68 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 	return resp, b, nil
 }
 
+// json sends in (if not nil) as JSON and decodes the answer into out (if
+// not nil). On an error answer out is still filled when the body fits it,
+// as an input report does.
 func (c *Client) json(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s %s: encode request: %w", method, path, err)
 		}
 		body = bytes.NewReader(b)
 	}
 	_, b, err := c.do(ctx, method, path, body, "application/json")
-	if err != nil {
-		if out != nil && len(b) > 0 {
-			_ = json.Unmarshal(b, out)
-		}
-		return err
-	}
 	if out != nil && len(b) > 0 {
-		return json.Unmarshal(b, out)
+		if jerr := json.Unmarshal(b, out); jerr != nil && err == nil {
+			return fmt.Errorf("%s %s: decode answer: %w", method, path, jerr)
+		}
 	}
-	return nil
+	return err
 }
 
-func sp(id, rest string) string { return "/v1/sessions/" + url.PathEscape(id) + rest }
+func sessionPath(id, rest string) string { return "/v1/sessions/" + url.PathEscape(id) + rest }
 
-// CreateSession starts a session.
+// Health calls GET /healthz.
+func (c *Client) Health(ctx context.Context) (wire.Health, error) {
+	var h wire.Health
+	err := c.json(ctx, http.MethodGet, "/healthz", nil, &h)
+	return h, err
+}
+
+// CreateSession starts a sandbox and returns its session. Invalid fields
+// are [errdefs.ErrInvalidArgument]; a provider that cannot start one is
+// [errdefs.ErrUnavailable].
 func (c *Client) CreateSession(ctx context.Context, r wire.CreateSessionRequest) (wire.Session, error) {
 	var s wire.Session
 	err := c.json(ctx, http.MethodPost, "/v1/sessions", r, &s)
 	return s, err
 }
 
-// Sessions lists the sessions.
+// Sessions lists the sessions by creation time.
 func (c *Client) Sessions(ctx context.Context) ([]wire.Session, error) {
 	var l wire.SessionList
 	err := c.json(ctx, http.MethodGet, "/v1/sessions", nil, &l)
 	return l.Sessions, err
 }
 
-// Session describes one session.
+// Session describes the session id; [errdefs.ErrNotFound] if there is none.
 func (c *Client) Session(ctx context.Context, id string) (wire.Session, error) {
 	var s wire.Session
-	err := c.json(ctx, http.MethodGet, sp(id, ""), nil, &s)
+	err := c.json(ctx, http.MethodGet, sessionPath(id, ""), nil, &s)
 	return s, err
 }
 
-// DeleteSession stops a session's sandbox.
+// DeleteSession stops the session's sandbox; [errdefs.ErrNotFound] if there
+// is no such session.
 func (c *Client) DeleteSession(ctx context.Context, id string) error {
-	return c.json(ctx, http.MethodDelete, sp(id, ""), nil, nil)
+	return c.json(ctx, http.MethodDelete, sessionPath(id, ""), nil, nil)
 }
 
-// Screenshot captures a session's screen.
+// Screenshot captures the session's screen.
 func (c *Client) Screenshot(ctx context.Context, id string, o wire.ScreenshotOptions) (wire.Screenshot, error) {
-	path := sp(id, "/screenshot")
+	path := sessionPath(id, "/screenshot")
 	if q := o.Query().Encode(); q != "" {
 		path += "?" + q
 	}
@@ -122,47 +140,74 @@ func (c *Client) Screenshot(ctx context.Context, id string, o wire.ScreenshotOpt
 	return agentd.ParseScreenshot(resp.Header, b)
 }
 
-// Input runs core actions on a session.
+// Input runs core actions in order on the session. When an action fails
+// the error is returned with the report of the actions run up to it.
 func (c *Client) Input(ctx context.Context, id string, actions []wire.Action) (wire.InputResult, error) {
 	var r wire.InputResult
-	err := c.json(ctx, http.MethodPost, sp(id, "/input"), wire.InputRequest{Actions: actions}, &r)
+	err := c.json(ctx, http.MethodPost, sessionPath(id, "/input"), wire.InputRequest{Actions: actions}, &r)
 	return r, err
 }
 
-// Cursor returns a session's pointer position.
+// Cursor returns the session's pointer position.
 func (c *Client) Cursor(ctx context.Context, id string) (wire.Point, error) {
 	var p wire.Point
-	err := c.json(ctx, http.MethodGet, sp(id, "/cursor"), nil, &p)
+	err := c.json(ctx, http.MethodGet, sessionPath(id, "/cursor"), nil, &p)
 	return p, err
 }
 
-// Exec runs a command in a session's sandbox.
+// Exec runs a command in the session's sandbox. A command that runs and
+// fails is not an error: its exit code is in the result.
 func (c *Client) Exec(ctx context.Context, id string, r wire.ExecRequest) (wire.ExecResult, error) {
 	var res wire.ExecResult
-	err := c.json(ctx, http.MethodPost, sp(id, "/exec"), r, &res)
+	err := c.json(ctx, http.MethodPost, sessionPath(id, "/exec"), r, &res)
 	return res, err
 }
 
-// ReadFile reads a file of a session's sandbox.
+// ReadFile reads a file of the session's sandbox; [errdefs.ErrNotFound] if
+// it does not exist.
 func (c *Client) ReadFile(ctx context.Context, id, path string) ([]byte, error) {
-	_, b, err := c.do(ctx, http.MethodGet, sp(id, "/files?path="+url.QueryEscape(path)), nil, "")
+	_, b, err := c.do(ctx, http.MethodGet, sessionPath(id, "/files?path="+url.QueryEscape(path)), nil, "")
 	return b, err
 }
 
-// WriteFile writes a file of a session's sandbox.
+// WriteFile writes a file of the session's sandbox, creating its parent
+// directories.
 func (c *Client) WriteFile(ctx context.Context, id, path string, data []byte) error {
-	_, _, err := c.do(ctx, http.MethodPut, sp(id, "/files?path="+url.QueryEscape(path)), bytes.NewReader(data), "application/octet-stream")
+	_, _, err := c.do(ctx, http.MethodPut, sessionPath(id, "/files?path="+url.QueryEscape(path)), bytes.NewReader(data), "application/octet-stream")
 	return err
 }
 
-// Tools lists the tool definitions of a dialect (level 1).
+// Windows lists the top-level windows of the session's desktop.
+func (c *Client) Windows(ctx context.Context, id string) ([]wire.Window, error) {
+	var l wire.WindowList
+	err := c.json(ctx, http.MethodGet, sessionPath(id, "/windows"), nil, &l)
+	return l.Windows, err
+}
+
+// ActivateWindow raises and focuses the window wid.
+func (c *Client) ActivateWindow(ctx context.Context, id string, wid uint32) error {
+	return c.json(ctx, http.MethodPost, sessionPath(id, "/windows/"+strconv.FormatUint(uint64(wid), 10)+"/activate"), nil, nil)
+}
+
+// CloseWindow asks the window wid to close.
+func (c *Client) CloseWindow(ctx context.Context, id string, wid uint32) error {
+	return c.json(ctx, http.MethodPost, sessionPath(id, "/windows/"+strconv.FormatUint(uint64(wid), 10)+"/close"), nil, nil)
+}
+
+// Tools lists the tools of a dialect ("" for the server's default) at
+// level 1: name, description and argument schema.
 func (c *Client) Tools(ctx context.Context, dialectName string) (ToolList, error) {
 	var l ToolList
-	err := c.json(ctx, http.MethodGet, "/v1/tools?dialect="+url.QueryEscape(dialectName), nil, &l)
+	path := "/v1/tools"
+	if dialectName != "" {
+		path += "?dialect=" + url.QueryEscape(dialectName)
+	}
+	err := c.json(ctx, http.MethodGet, path, nil, &l)
 	return l, err
 }
 
-// ToolInfo returns a tool's full definition (level 2).
+// ToolInfo returns the whole definition (level 2) of the tool name of a
+// dialect ("" searches the server's default dialect, then every one).
 func (c *Client) ToolInfo(ctx context.Context, dialectName, name string) (tool.Definition, error) {
 	var d tool.Definition
 	path := "/v1/tools/" + url.PathEscape(name)
@@ -173,10 +218,13 @@ func (c *Client) ToolInfo(ctx context.Context, dialectName, name string) (tool.D
 	return d, err
 }
 
-// CallTool calls a tool of a dialect ("" for the session's) on a session.
+// CallTool calls the tool name of a dialect ("" for the session's) on the
+// session with args, any value that encodes as a JSON object (nil means
+// no arguments). Arguments the dialect refuses and actions the desktop
+// refused come back as a Result with IsError set, not as an error.
 func (c *Client) CallTool(ctx context.Context, id, dialectName, name string, args any) (dialect.Result, error) {
 	var r dialect.Result
-	path := sp(id, "/tools/"+url.PathEscape(name))
+	path := sessionPath(id, "/tools/"+url.PathEscape(name))
 	if dialectName != "" {
 		path += "?dialect=" + url.QueryEscape(dialectName)
 	}
@@ -184,8 +232,5 @@ func (c *Client) CallTool(ctx context.Context, id, dialectName, name string, arg
 		args = struct{}{}
 	}
 	err := c.json(ctx, http.MethodPost, path, args, &r)
-	if err != nil {
-		return r, fmt.Errorf("call %s: %w", name, err)
-	}
-	return r, nil
+	return r, err
 }

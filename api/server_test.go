@@ -1,171 +1,315 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"image"
-	_ "image/png"
+	"errors"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api/wire"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/sandbox"
-	"github.com/deskrun/deskrun/sandbox/local"
 )
 
-const token = "s3cret"
+// downProvider is a provider whose engine is down: Start always fails.
+type downProvider struct {
+	mu     sync.Mutex
+	starts int
+}
 
-func serve(t *testing.T) (*Client, string) {
+func (p *downProvider) Start(context.Context, sandbox.Spec) (sandbox.Instance, error) {
+	p.mu.Lock()
+	p.starts++
+	p.mu.Unlock()
+	return sandbox.Instance{}, errors.New("engine down")
+}
+
+func (p *downProvider) Stop(context.Context, string) error { return errdefs.ErrNotFound }
+
+// unitServer serves the API over a manager whose provider cannot start
+// sandboxes: everything but the session calls themselves.
+func unitServer(t *testing.T, cfg Config) *httptest.Server {
 	t.Helper()
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		if testing.Short() {
-			t.Skip("Xvfb is not installed")
-		}
-		t.Fatal("Xvfb is not installed (scripts/install-deps.sh installs it)")
-	}
-	bin := filepath.Join(t.TempDir(), "agentd")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agentd").CombinedOutput(); err != nil {
-		t.Fatalf("build agentd: %v\n%s", err, out)
-	}
-	p, err := local.New(bin, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": p}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(NewServer(Config{Manager: m, Token: token}))
-	t.Cleanup(func() { ts.Close(); m.Close(context.Background()); p.Close(context.Background()) })
-	return NewClient(ts.URL, token, nil), ts.URL
-}
-
-func TestSessionOverHTTP(t *testing.T) {
-	c, _ := serve(t)
-	ctx := context.Background()
-	s, err := c.CreateSession(ctx, wire.CreateSessionRequest{Screen: wire.Screen{Width: 800, Height: 600}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Provider != "local" || s.Screen != (wire.Screen{Width: 800, Height: 600}) || s.ID == "" {
-		t.Errorf("created %+v", s)
-	}
-	if r, err := c.Exec(ctx, s.ID, wire.ExecRequest{Cmd: []string{"xsetroot", "-solid", "#00ff80"}}); err != nil || r.ExitCode != 0 {
-		t.Fatalf("xsetroot: %+v %v", r, err)
-	}
-	shot, err := c.Screenshot(ctx, s.ID, wire.ScreenshotOptions{MaxWidth: 400})
-	if err != nil || shot.Width != 400 || shot.Height != 300 || shot.Scale != 0.5 {
-		t.Fatalf("screenshot %dx%d %v %v", shot.Width, shot.Height, shot.Scale, err)
-	}
-	img, _, err := image.Decode(bytes.NewReader(shot.Data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, g, b, _ := img.At(200, 150).RGBA(); r>>8 != 0 || g>>8 != 0xff || b>>8 != 0x80 {
-		t.Errorf("pixel %02x%02x%02x, want 00ff80", r>>8, g>>8, b>>8)
-	}
-	if _, err := c.Input(ctx, s.ID, []wire.Action{{Type: "move", X: wire.Int(123), Y: wire.Int(45)}}); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := c.Cursor(ctx, s.ID); err != nil || p != (wire.Point{X: 123, Y: 45}) {
-		t.Errorf("cursor %v %v", p, err)
-	}
-	if r, _ := c.Exec(ctx, s.ID, wire.ExecRequest{Cmd: []string{"xdotool", "getmouselocation"}}); !strings.HasPrefix(r.Stdout, "x:123 y:45 ") {
-		t.Errorf("xdotool says %q", r.Stdout)
-	}
-	if err := c.WriteFile(ctx, s.ID, "/tmp/deskrun-api-test.txt", []byte("über")); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := c.ReadFile(ctx, s.ID, "/tmp/deskrun-api-test.txt"); err != nil || string(b) != "über" {
-		t.Errorf("file %q %v", b, err)
-	}
-	res, err := c.CallTool(ctx, s.ID, "openai", "computer", map[string]any{"type": "move", "x": 7, "y": 8})
-	if err != nil || res.IsError {
-		t.Fatalf("openai move: %+v %v", res, err)
-	}
-	if p, _ := c.Cursor(ctx, s.ID); p != (wire.Point{X: 7, Y: 8}) {
-		t.Errorf("cursor after openai move: %v", p)
-	}
-	l, err := c.Tools(ctx, "osworld")
-	if err != nil || len(l.Tools) < 12 {
-		t.Errorf("tools: %d %v", len(l.Tools), err)
-	}
-	if d, err := c.ToolInfo(ctx, "osworld", "desktop_mouse_click"); err != nil || d.Name != "desktop_mouse_click" {
-		t.Errorf("tool info: %+v %v", d.Name, err)
-	}
-	if err := c.DeleteSession(ctx, s.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Session(ctx, s.ID); !errdefs.IsNotFound(err) {
-		t.Errorf("after delete: %v", err)
-	}
-}
-
-// TestBadRequests: every mistake is a 4xx in the contract's shape naming
-// what is wrong, and the server keeps serving.
-func TestBadRequests(t *testing.T) {
-	c, base := serve(t)
-	ctx := context.Background()
-	s, err := c.CreateSession(ctx, wire.CreateSessionRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := "/v1/sessions/" + s.ID
-	for _, tc := range []struct {
-		method, path, body string
-		noAuth             bool
-		status             int
-		msg                string
-	}{
-		{"GET", "/v1/sessions", "", true, 401, "token"},
-		{"POST", "/v1/sessions", `{"screen":{"width":"big"}}`, false, 400, "width"},
-		{"POST", "/v1/sessions", `{"provider":"k8s"}`, false, 400, `provider: unknown provider "k8s"`},
-		{"POST", "/v1/sessions", `{"colour":"red"}`, false, 400, "colour"},
-		{"POST", "/v1/sessions", `{"dialect":"x"}`, false, 400, "dialect"},
-		{"GET", "/v1/sessions/nope", "", false, 404, `no session "nope"`},
-		{"DELETE", "/v1/sessions/nope", "", false, 404, "nope"},
-		{"POST", sid + "/input", `{"actions":[{"type":"click","x":900}]}`, false, 400, "actions[0].y"},
-		{"POST", sid + "/input", `{"actions":[{"type":"move","x":1280,"y":0}]}`, false, 400, "actions[0].x: 1280 is off the screen"},
-		{"POST", sid + "/input", `not json`, false, 400, ""},
-		{"GET", sid + "/screenshot?region=0,0,99999,5", "", false, 400, "region"},
-		{"POST", sid + "/exec", `{"cmd":[]}`, false, 400, "cmd"},
-		{"GET", sid + "/files", "", false, 400, "path: required"},
-		{"GET", sid + "/files?path=/no/such", "", false, 404, "does not exist"},
-		{"POST", sid + "/tools/computer?dialect=nope", `{}`, false, 400, "dialect"},
-		{"POST", sid + "/tools/nosuchtool", `{}`, false, 404, "nosuchtool"},
-		{"POST", sid + "/tools/computer", `{bad`, false, 400, "JSON"},
-		{"GET", "/v1/tools?dialect=nope", "", false, 400, "dialect"},
-		{"GET", "/v1/tools/nosuch", "", false, 404, "nosuch"},
-		{"GET", "/v2/whatever", "", false, 404, ""},
-	} {
-		req, _ := http.NewRequest(tc.method, base+tc.path, strings.NewReader(tc.body))
-		if !tc.noAuth {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
+	if cfg.Manager == nil {
+		m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": &downProvider{}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var body wire.ErrorBody
-		derr := json.NewDecoder(resp.Body).Decode(&body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.status || derr != nil || body.Error.Code == "" || !strings.Contains(body.Error.Message, tc.msg) {
-			t.Errorf("%s %s %s: %d %+v, want %d with %q", tc.method, tc.path, tc.body, resp.StatusCode, body, tc.status, tc.msg)
+		cfg.Manager = m
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(t.Output(), nil))
+	}
+	ts := httptest.NewServer(NewServer(cfg))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+	err    wire.ErrorBody // decoded when the body is the error envelope
+}
+
+func call(t *testing.T, base, method, path, token, body string) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := answer{status: resp.StatusCode, header: resp.Header, body: b}
+	_ = json.Unmarshal(b, &a.err)
+	return a
+}
+
+// checkError checks that a is an error answer in the contract's shape:
+// the status, a JSON body {"error":{"code","message"}} with exactly those
+// members, and a message containing msg.
+func checkError(t *testing.T, a answer, status int, code, msg string) {
+	t.Helper()
+	if a.status != status {
+		t.Errorf("status %d, want %d (body %s)", a.status, status, a.body)
+	}
+	if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	var shape map[string]map[string]any
+	if err := json.Unmarshal(a.body, &shape); err != nil || len(shape) != 1 || len(shape["error"]) != 2 {
+		t.Errorf("body %s is not {\"error\":{\"code\",\"message\"}}", a.body)
+	}
+	if code != "" && a.err.Error.Code != code {
+		t.Errorf("code %q, want %q (body %s)", a.err.Error.Code, code, a.body)
+	}
+	if a.err.Error.Message == "" || !strings.Contains(a.err.Error.Message, msg) {
+		t.Errorf("message %q, want it to contain %q", a.err.Error.Message, msg)
+	}
+}
+
+func TestAuth(t *testing.T) {
+	ts := unitServer(t, Config{Token: "s3cret"})
+	for _, tc := range []struct {
+		name, method, path, header string
+		status                     int
+	}{
+		{"healthz needs none", "GET", "/healthz", "", 200},
+		{"no header", "GET", "/v1/sessions", "", 401},
+		{"wrong token", "GET", "/v1/sessions", "Bearer nope", 401},
+		{"token prefix", "GET", "/v1/sessions", "Bearer s3cre", 401},
+		{"token longer", "GET", "/v1/sessions", "Bearer s3cret2", 401},
+		{"basic scheme", "GET", "/v1/sessions", "Basic czNjcmV0", 401},
+		{"bare token", "GET", "/v1/sessions", "s3cret", 401},
+		{"right token", "GET", "/v1/sessions", "Bearer s3cret", 200},
+		{"scheme is case-insensitive", "GET", "/v1/sessions", "bearer s3cret", 200},
+		{"unknown route needs the token", "GET", "/v1/nothing", "", 401},
+		{"tools need the token", "GET", "/v1/tools", "", 401},
+		{"create needs the token", "POST", "/v1/sessions", "", 401},
+		{"tool call needs the token", "POST", "/v1/sessions/x/tools/computer", "", 401},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, ts.URL+tc.path, strings.NewReader("{}"))
+			if tc.header != "" {
+				req.Header.Set("Authorization", tc.header)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d (%s)", resp.StatusCode, tc.status, b)
+			}
+			if tc.status == 401 {
+				checkError(t, answer{status: resp.StatusCode, header: resp.Header, body: b, err: decodeErr(b)}, 401, wire.CodeUnauthorized, "bearer token")
+				if resp.Header.Get("WWW-Authenticate") == "" {
+					t.Error("401 without WWW-Authenticate")
+				}
+			}
+		})
+	}
+	// The client sends the token and classifies a refusal.
+	if _, err := NewClient(ts.URL, "s3cret", nil).Sessions(t.Context()); err != nil {
+		t.Errorf("client with the token: %v", err)
+	}
+	if _, err := NewClient(ts.URL, "", nil).Sessions(t.Context()); !errdefs.IsUnauthorized(err) {
+		t.Errorf("client without the token: %v, want unauthorized", err)
+	}
+}
+
+func decodeErr(b []byte) wire.ErrorBody {
+	var e wire.ErrorBody
+	_ = json.Unmarshal(b, &e)
+	return e
+}
+
+func TestHealth(t *testing.T) {
+	ts := unitServer(t, Config{})
+	h, err := NewClient(ts.URL, "", nil).Health(t.Context())
+	if err != nil || h.Status != "ok" || len(h.Providers) != 1 || h.Providers[0] != "local" {
+		t.Errorf("health %+v %v", h, err)
+	}
+}
+
+// TestErrorShapes: requests that go wrong before any sandbox is involved
+// answer in the contract's shape with the right status, and the server
+// keeps serving.
+func TestErrorShapes(t *testing.T) {
+	ts := unitServer(t, Config{MaxBodyBytes: 1024})
+	big := `{"image":"` + strings.Repeat("x", 2000) + `"}`
+	for _, tc := range []struct {
+		method, path, body string
+		status             int
+		code, msg          string
+	}{
+		{"GET", "/v2/sessions", "", 404, wire.CodeNotFound, "no route GET /v2/sessions"},
+		{"GET", "/v1/nothing", "", 404, wire.CodeNotFound, "no route"},
+		{"GET", "/", "", 404, wire.CodeNotFound, "no route"},
+		{"GET", "/v1/sessions/nope", "", 404, wire.CodeNotFound, `no session "nope"`},
+		{"DELETE", "/v1/sessions/nope", "", 404, wire.CodeNotFound, "nope"},
+		{"GET", "/v1/sessions/nope/screenshot", "", 404, wire.CodeNotFound, "nope"},
+		{"POST", "/v1/sessions/nope/input", `{"actions":[]}`, 404, wire.CodeNotFound, "nope"},
+		{"POST", "/v1/sessions/nope/tools/computer", `{}`, 404, wire.CodeNotFound, "nope"},
+		{"PATCH", "/v1/sessions", "{}", 405, codeMethodNotAllowed, "PATCH not allowed"},
+		{"PUT", "/v1/sessions/x/cursor", "", 405, codeMethodNotAllowed, "allowed: "},
+		{"DELETE", "/healthz", "", 405, codeMethodNotAllowed, "DELETE"},
+		{"POST", "/v1/sessions", ``, 400, wire.CodeInvalidArgument, "body: empty"},
+		{"POST", "/v1/sessions", `{"provider":`, 400, wire.CodeInvalidArgument, "body: truncated JSON"},
+		{"POST", "/v1/sessions", `{"provider":1}`, 400, wire.CodeInvalidArgument, "provider: want a string, got number"},
+		{"POST", "/v1/sessions", `{"colour":"red"}`, 400, wire.CodeInvalidArgument, "colour: unknown field"},
+		{"POST", "/v1/sessions", `{} {}`, 400, wire.CodeInvalidArgument, "after the JSON value"},
+		{"POST", "/v1/sessions", `[]`, 400, wire.CodeInvalidArgument, "body"},
+		{"POST", "/v1/sessions", big, 413, wire.CodeTooLarge, "limit of 1024 bytes"},
+		{"POST", "/v1/sessions", `{"provider":"k8s"}`, 400, wire.CodeInvalidArgument, `provider: unknown provider "k8s"`},
+		{"POST", "/v1/sessions", `{}`, 503, wire.CodeUnavailable, "engine down"},
+		{"GET", "/v1/tools?dialect=klingon", "", 400, wire.CodeInvalidArgument, `dialect: unknown dialect "klingon"`},
+		{"GET", "/v1/tools/no_such_tool", "", 404, wire.CodeNotFound, `"no_such_tool"`},
+		{"GET", "/v1/tools/computer?dialect=osworld", "", 404, wire.CodeNotFound, "osworld has no tool"},
+		{"GET", "/v1/tools/computer?dialect=klingon", "", 400, wire.CodeInvalidArgument, "dialect"},
+		{"GET", "/v1/tools/computer?format=yaml", "", 400, wire.CodeInvalidArgument, "format"},
+	} {
+		t.Run(tc.method+" "+tc.path+" "+tc.body, func(t *testing.T) {
+			checkError(t, call(t, ts.URL, tc.method, tc.path, "", tc.body), tc.status, tc.code, tc.msg)
+		})
+	}
+	if a := call(t, ts.URL, "GET", "/v1/sessions", "", ""); a.status != 200 || string(a.body) != "{\"sessions\":[]}\n" {
+		t.Errorf("after the errors: %d %s", a.status, a.body)
+	}
+	if a := call(t, ts.URL, "PATCH", "/v1/sessions", "", ""); !strings.Contains(a.header.Get("Allow"), "POST") {
+		t.Errorf("405 Allow header %q", a.header.Get("Allow"))
+	}
+}
+
+// TestPanicIs500: a bug in a handler (here: no Manager) answers 500 in
+// the contract's shape with an id, keeps the panic's text out of the
+// answer, logs it under that id, and the server keeps serving.
+func TestPanicIs500(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), nil))
+	e := newEcho(Config{Logger: log})
+	ts := httptest.NewServer(e)
+	t.Cleanup(ts.Close)
+	for range 3 {
+		a := call(t, ts.URL, "GET", "/v1/sessions", "", "")
+		checkError(t, a, 500, wire.CodeInternal, "internal error (id ")
+		if strings.Contains(string(a.body), "nil pointer") {
+			t.Errorf("the panic leaks into the answer: %s", a.body)
+		}
+		id := strings.TrimSuffix(strings.TrimPrefix(a.err.Error.Message, "internal error (id "), ")")
+		mu.Lock()
+		l := logs.String()
+		mu.Unlock()
+		if !strings.Contains(l, "error_id="+id) || !strings.Contains(l, "nil pointer") {
+			t.Errorf("log does not have the panic under id %s:\n%s", id, l)
 		}
 	}
-	// A tool-level mistake is a result the model reads, not an HTTP error.
-	res, err := c.CallTool(ctx, s.ID, "osworld", "desktop_mouse_click", map[string]any{"num_clicks": 1.5})
-	if err != nil || !res.IsError {
-		t.Errorf("osworld num_clicks 1.5: %+v %v", res, err)
+	if a := call(t, ts.URL, "GET", "/v1/tools", "", ""); a.status != 200 {
+		t.Errorf("after panics: %d %s", a.status, a.body)
 	}
-	if _, err := c.Sessions(ctx); err != nil {
-		t.Errorf("server stopped serving: %v", err)
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestToolDefinitions(t *testing.T) {
+	ts := unitServer(t, Config{Dialect: "osworld"})
+	c := NewClient(ts.URL, "", nil)
+	ctx := t.Context()
+
+	def, err := c.Tools(ctx, "")
+	if err != nil || def.Dialect != "osworld" {
+		t.Fatalf("default dialect: %q %v", def.Dialect, err)
+	}
+	for _, dn := range []string{"anthropic", "anthropic_normalized", "openai", "hermes", "osworld", "sandbox"} {
+		l, err := c.Tools(ctx, dn)
+		if err != nil {
+			t.Fatalf("%s: %v", dn, err)
+		}
+		if l.Dialect != dn || len(l.Tools) == 0 {
+			t.Errorf("%s: %+v", dn, l)
+		}
+		for _, s := range l.Tools {
+			if s.Name == "" || s.Description == "" || s.InputSchema == nil || s.InputSchema.Type != "object" {
+				t.Errorf("%s: tool %+v lacks a name, description or object schema", dn, s)
+			}
+			full, err := c.ToolInfo(ctx, dn, s.Name)
+			if err != nil || full.Name != s.Name || full.Description != s.Description {
+				t.Errorf("%s/%s level 2: %+v %v", dn, s.Name, full.Name, err)
+			}
+		}
+	}
+	// Level 1 carries what an agent's tool list needs, and no more.
+	a := call(t, ts.URL, "GET", "/v1/tools?dialect=anthropic", "", "")
+	var raw struct {
+		Tools []map[string]json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(a.body, &raw); err != nil || len(raw.Tools) == 0 {
+		t.Fatalf("%s %v", a.body, err)
+	}
+	for _, tl := range raw.Tools {
+		for k := range tl {
+			if k != "name" && k != "description" && k != "category" && k != "input_schema" {
+				t.Errorf("level 1 has %q", k)
+			}
+		}
+	}
+	// Without a dialect, the default dialect wins, then any dialect.
+	if d, err := c.ToolInfo(ctx, "", "desktop_mouse_click"); err != nil || d.Name != "desktop_mouse_click" {
+		t.Errorf("osworld tool without dialect: %v", err)
+	}
+	if d, err := c.ToolInfo(ctx, "", "computer"); err != nil || d.Name != "computer" {
+		t.Errorf("computer without dialect: %v", err)
+	}
+	if _, err := c.ToolInfo(ctx, "openai", "nope"); !errdefs.IsNotFound(err) {
+		t.Errorf("unknown tool: %v", err)
+	}
+	md := call(t, ts.URL, "GET", "/v1/tools/desktop_mouse_click?format=markdown", "", "")
+	if md.status != 200 || !strings.HasPrefix(md.header.Get("Content-Type"), "text/markdown") || !strings.HasPrefix(string(md.body), "# desktop_mouse_click") {
+		t.Errorf("markdown: %d %q %.80s", md.status, md.header.Get("Content-Type"), md.body)
 	}
 }

@@ -96,4 +96,7 @@ type Health struct {
 	Status  string `json:"status"`
 	Display string `json:"display,omitempty"`
 	Screen  Screen `json:"screen,omitzero"`
+	// Providers lists the sandbox providers a deskrun server can start
+	// sandboxes on (deskrun serve only).
+	Providers []string `json:"providers,omitempty"`
 }
