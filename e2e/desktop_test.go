@@ -93,7 +93,7 @@ func checkDesktop(t *testing.T, cli *client.Client, s *session, screen wire.Scre
 		}
 		var geom map[string]string
 		eventually(t, 10*time.Second, "xterm window", func() error {
-			r := x("sh", "-c", "xdotool getwindowgeometry --shell $(xdotool search --name "+title+" | head -1)")
+			r := x("sh", "-c", "xdotool getwindowgeometry --shell $(xdotool search --onlyvisible --name "+title+" | head -1)")
 			if r.ExitCode != 0 {
 				return errors.New(r.Stderr)
 			}
