@@ -36,5 +36,13 @@ unit:
 bench: deps build
 	$(GO) run -tags bench ./bench
 
+# images builds the sandbox images (and the base they start from) when
+# missing or out of date; e2e runs the end-to-end tests on them.
+images: build
+	images/build.sh minimal desktop
+
+e2e: images
+	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -tags e2e -count=1 -timeout 30m ./e2e/
+
 clean:
 	rm -rf $(BIN)
