@@ -97,6 +97,7 @@ func checkError(t *testing.T, a answer, status int, code, msg string) {
 	if err := json.Unmarshal(a.body, &shape); err != nil || len(shape) != 1 || len(shape["error"]) != 2 {
 		t.Errorf("body %s is not {\"error\":{\"code\",\"message\"}}", a.body)
 	}
+	conform(t, "Error", a.body)
 	if code != "" && a.err.Error.Code != code {
 		t.Errorf("code %q, want %q (body %s)", a.err.Error.Code, code, a.body)
 	}
@@ -184,7 +185,7 @@ func TestErrorShapes(t *testing.T) {
 		{"GET", "/v2/sessions", "", 404, wire.CodeNotFound, "no route GET /v2/sessions"},
 		{"GET", "/v1/nothing", "", 404, wire.CodeNotFound, "no route"},
 		{"GET", "/", "", 404, wire.CodeNotFound, "no route"},
-		{"GET", "/v1/sessions/nope", "", 404, wire.CodeNotFound, `no session "nope"`},
+		{"GET", "/v1/sessions/nope", "", 404, wire.CodeNotFound, `"nope"`},
 		{"DELETE", "/v1/sessions/nope", "", 404, wire.CodeNotFound, "nope"},
 		{"GET", "/v1/sessions/nope/screenshot", "", 404, wire.CodeNotFound, "nope"},
 		{"POST", "/v1/sessions/nope/input", `{"actions":[]}`, 404, wire.CodeNotFound, "nope"},

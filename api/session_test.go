@@ -120,6 +120,7 @@ func TestSession(t *testing.T) {
 	if err := json.Unmarshal(a.body, &s); err != nil {
 		t.Fatal(err)
 	}
+	conform(t, "Session", a.body)
 	t.Cleanup(func() { _ = c.DeleteSession(context.Background(), s.ID) })
 	if s.ID == "" || s.Provider != "local" || s.Screen != (wire.Screen{Width: 800, Height: 600}) || s.Dialect != "openai" ||
 		s.Labels["test"] != "api" || s.CreatedAt.IsZero() || time.Since(s.CreatedAt) > time.Minute {
@@ -131,6 +132,8 @@ func TestSession(t *testing.T) {
 	if l, err := c.Sessions(ctx); err != nil || len(l) != 1 || l[0].ID != s.ID {
 		t.Errorf("list %+v %v", l, err)
 	}
+	conform(t, "SessionList", call(t, base, "GET", "/v1/sessions", testToken, "").body)
+	conform(t, "Session", call(t, base, "GET", "/v1/sessions/"+s.ID, testToken, "").body)
 	if got, err := c.Session(ctx, s.ID); err != nil || got.ID != s.ID || !got.CreatedAt.Equal(s.CreatedAt) {
 		t.Errorf("get %+v %v", got, err)
 	}
@@ -175,6 +178,12 @@ func TestSession(t *testing.T) {
 	if p, err := c.Cursor(ctx, s.ID); err != nil || p != (wire.Point{X: 123, Y: 45}) {
 		t.Errorf("cursor %v %v, want 123,45", p, err)
 	}
+	conform(t, "Point", call(t, base, "GET", "/v1/sessions/"+s.ID+"/cursor", testToken, "").body)
+	a = call(t, base, "POST", "/v1/sessions/"+s.ID+"/input", testToken, `{"actions":[{"type":"wait","ms":1},{"type":"key","keys":["Escape"]}]}`)
+	if a.status != 200 {
+		t.Errorf("input: %d %s", a.status, a.body)
+	}
+	conform(t, "InputResult", a.body)
 	if r, err := c.Exec(ctx, s.ID, wire.ExecRequest{Cmd: []string{"xdotool", "getmouselocation"}}); err != nil || !strings.HasPrefix(r.Stdout, "x:123 y:45 ") {
 		t.Errorf("xdotool says %q %v", r.Stdout, err)
 	}
@@ -198,6 +207,11 @@ func TestSession(t *testing.T) {
 	if err != nil || r.ExitCode != 3 || !strings.HasPrefix(r.Stdout, ":") || !strings.Contains(r.Stdout, " grüße\nfrom stdin\n") || r.Stderr != "oops\n" {
 		t.Errorf("exec %+v %v", r, err)
 	}
+	a = call(t, base, "POST", "/v1/sessions/"+s.ID+"/exec", testToken, `{"cmd":["sleep","5"],"timeout_ms":200}`)
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 200 || !r.TimedOut {
+		t.Errorf("exec timeout: %d %s", a.status, a.body)
+	}
+	conform(t, "ExecResult", a.body)
 
 	// Files: raw bytes both ways, binary included.
 	data := make([]byte, 300_000)
@@ -226,6 +240,7 @@ func TestSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := waitWindow(t, c, s.ID, "deskrun-api-test", true)
+	conform(t, "WindowList", call(t, base, "GET", "/v1/sessions/"+s.ID+"/windows", testToken, "").body)
 	if err := c.ActivateWindow(ctx, s.ID, w.ID); err != nil {
 		t.Errorf("activate: %v", err)
 	}
@@ -254,6 +269,7 @@ func TestSession(t *testing.T) {
 	if err := json.Unmarshal(a.body, &raw); a.status != 200 || err != nil || raw.IsError || len(raw.Content) == 0 {
 		t.Fatalf("anthropic screenshot: %d %.300s %v", a.status, a.body, err)
 	}
+	conform(t, "ToolResult", a.body)
 	tr, err = c.CallTool(ctx, s.ID, "anthropic", "computer", map[string]any{"action": "screenshot"})
 	if err != nil || tr.IsError {
 		t.Fatalf("anthropic screenshot: %v", err)
@@ -271,10 +287,11 @@ func TestSession(t *testing.T) {
 	if !found {
 		t.Errorf("anthropic screenshot has no image: %+v", tr)
 	}
-	tr, err = c.CallTool(ctx, s.ID, "osworld", "desktop_mouse_click", map[string]any{"num_clicks": 1.5})
-	if err != nil || !tr.IsError || tr.Text() == "" {
-		t.Errorf("an argument the dialect refuses is a result with is_error: %+v %v", tr, err)
+	a = call(t, base, "POST", "/v1/sessions/"+s.ID+"/tools/desktop_mouse_click?dialect=osworld", testToken, `{"num_clicks":1.5}`)
+	if err := json.Unmarshal(a.body, &tr); a.status != 200 || err != nil || !tr.IsError || tr.Text() == "" {
+		t.Errorf("an argument the dialect refuses is a result with is_error: %d %s", a.status, a.body)
 	}
+	conform(t, "ToolResult", a.body)
 
 	// Delete: 204, then the session is gone.
 	a = call(t, base, "DELETE", "/v1/sessions/"+s.ID, testToken, "")
@@ -356,8 +373,8 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/v1/sessions", `provider=local`, 400, "body: malformed JSON"},
 
 		// Unknown sessions, on every session route.
-		{"GET", "/v1/sessions/nope", "", 404, `no session "nope"`},
-		{"DELETE", "/v1/sessions/nope", "", 404, `no session "nope"`},
+		{"GET", "/v1/sessions/nope", "", 404, `"nope"`},
+		{"DELETE", "/v1/sessions/nope", "", 404, `"nope"`},
 		{"GET", "/v1/sessions/nope/screenshot", "", 404, "nope"},
 		{"POST", "/v1/sessions/nope/input", `{"actions":[]}`, 404, "nope"},
 		{"GET", "/v1/sessions/nope/cursor", "", 404, "nope"},
@@ -432,6 +449,8 @@ func TestBadRequests(t *testing.T) {
 		{"POST", sid + "/windows/abc/activate", "", 400, `wid: want a window id`},
 		{"POST", sid + "/windows/-1/close", "", 400, `wid: want a window id`},
 		{"POST", sid + "/windows/99999999999/close", "", 400, `wid: want a window id`},
+		{"POST", sid + "/windows/123456/activate", "", 404, "window 123456"},
+		{"POST", sid + "/windows/0x1e240/close", "", 404, "window 123456"},
 
 		// Tools and tool calls.
 		{"GET", "/v1/tools?dialect=klingon", "", 400, `dialect: unknown dialect "klingon"`},
