@@ -5,9 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path"
+	"strings"
 	"syscall"
 	"time"
 
@@ -16,82 +19,251 @@ import (
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/farm"
 	"github.com/deskrun/deskrun/runner/task"
+	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
+	"github.com/deskrun/deskrun/sandbox/pool"
 )
 
 func init() {
 	commands["eval"] = command{"run a task suite against an agent in parallel sandboxes and grade it", eval}
 }
 
+const evalUsage = `usage: deskrun eval --out DIR [flags]
+
+Runs every task of --tasks in a fresh sandbox with the agent of --agent,
+grades it, and appends one line per task to DIR/results.jsonl as soon as
+its result is known. DIR/<task>/ keeps each task's trajectory and
+screenshots; DIR/report.html shows them. Ctrl-C stops cleanly (no sandbox
+is left); --resume finishes the run, skipping the tasks already in
+results.jsonl.
+
+Agents (--agent):
+  replay              play each task's reference solution
+  replay:DIR          play DIR/<task id>.json|.yaml (lists of {dialect, tool, args})
+  http://HOST/PATH    an agent server (protocol: tasks/README.md), bearer
+                      token from --agent-token or $DESKRUN_AGENT_TOKEN
+  anthropic[:MODEL]   Claude through the Anthropic API ($ANTHROPIC_API_KEY,
+                      --base-url or $ANTHROPIC_BASE_URL)
+  openai[:MODEL]      OpenAI computer use through the Responses API
+                      ($OPENAI_API_KEY, --base-url or $OPENAI_BASE_URL)
+
+Flags:
+`
+
+type evalFlags struct {
+	tasks, agent, out, prov, agentd, image, screen, only string
+	model, baseURL, agentToken                           string
+	parallel, maxSteps, retries, warm                    int
+	timeout, settle                                      time.Duration
+	resume, verbose                                      bool
+}
+
 func eval(args []string) error {
-	fs := flag.NewFlagSet("eval", flag.ExitOnError)
-	tasksPath := fs.String("tasks", "tasks", "task file or directory (OSWorld JSON or YAML)")
-	agentSpec := fs.String("agent", "replay", "agent: replay (the tasks' reference solutions) or the URL of an agent server")
-	parallel := fs.Int("parallel", 4, "tasks at once")
-	maxSteps := fs.Int("max-steps", 30, "agent steps per task")
-	timeout := fs.Duration("timeout", 10*time.Minute, "time per task, setup to grade")
-	out := fs.String("out", "", "run directory: results.jsonl, trajectories, report.html (required)")
-	resume := fs.Bool("resume", false, "finish the run in --out, skipping finished tasks")
-	prov := fs.String("provider", "auto", "sandbox provider: auto, docker or local")
-	agentdPath := fs.String("agentd", "", "agentd binary for the local provider")
-	image := fs.String("image", docker.DefaultImage, "sandbox image for the docker provider")
-	screen := fs.String("screen", "1280x800", "screen size WxH")
-	verbose := fs.Bool("v", false, "log what the run does")
-	fs.Parse(args)
-	if *out == "" {
-		return fmt.Errorf("--out: required (a directory for the run)")
+	var f evalFlags
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), evalUsage); fs.PrintDefaults() }
+	fs.StringVar(&f.tasks, "tasks", "tasks", "task file or folder tree (OSWorld JSON or YAML)")
+	fs.StringVar(&f.agent, "agent", "replay", "the agent (see above)")
+	fs.StringVar(&f.out, "out", "", "run directory (required)")
+	fs.BoolVar(&f.resume, "resume", false, "finish the run in --out, skipping tasks it has results for")
+	fs.IntVar(&f.parallel, "parallel", 4, "tasks at once")
+	fs.IntVar(&f.maxSteps, "max-steps", 30, "agent steps per task")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
+	fs.IntVar(&f.retries, "retries", 1, "more attempts after an infrastructure failure (never after an agent's)")
+	fs.DurationVar(&f.settle, "settle", 500*time.Millisecond, "pause after each step's input before the next screenshot and before grading")
+	fs.StringVar(&f.only, "only", "", "run only tasks whose id matches one of these comma-separated glob patterns")
+	fs.StringVar(&f.prov, "provider", "auto", "sandbox provider: auto (docker when an engine answers and the image exists, else local), docker or local")
+	fs.StringVar(&f.image, "image", docker.DefaultImage, "sandbox image (docker)")
+	fs.StringVar(&f.agentd, "agentd", "", "agentd binary for the local provider (default: beside deskrun, else in PATH)")
+	fs.StringVar(&f.screen, "screen", "1280x800", "screen size WxH")
+	fs.IntVar(&f.warm, "warm", 0, "sandboxes kept started ahead of the tasks (a warm pool); 0 starts each on demand")
+	fs.StringVar(&f.model, "model", "", "model of the anthropic and openai agents (overrides the one in --agent)")
+	fs.StringVar(&f.baseURL, "base-url", "", "API base URL of the anthropic and openai agents")
+	fs.StringVar(&f.agentToken, "agent-token", os.Getenv("DESKRUN_AGENT_TOKEN"), "bearer token for an http agent server")
+	fs.BoolVar(&f.verbose, "v", false, "log what the run does")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("eval: unexpected arguments %q", fs.Args())
+	}
+	if f.out == "" {
+		return fmt.Errorf("eval: --out: required (the run's directory)")
 	}
 	var sc wire.Screen
-	if _, err := fmt.Sscanf(*screen, "%dx%d", &sc.Width, &sc.Height); err != nil {
-		return fmt.Errorf("--screen: want WxH, got %q", *screen)
+	if _, err := fmt.Sscanf(f.screen, "%dx%d", &sc.Width, &sc.Height); err != nil {
+		return fmt.Errorf("eval: --screen: want WxH, got %q", f.screen)
 	}
-	ag, err := agent.Parse(*agentSpec)
+	ag, err := newAgent(f)
 	if err != nil {
 		return err
 	}
-	tasks, err := task.Load(*tasksPath)
+	tasks, err := task.Load(f.tasks)
 	if err != nil {
 		return err
 	}
+	if tasks, err = selectTasks(tasks, f.only); err != nil {
+		return err
+	}
+
 	level := slog.LevelWarn
-	if *verbose {
+	if f.verbose {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	providers, closers, err := setupProviders(ctx, *prov, *agentdPath, *image, false, log)
+	// A second Ctrl-C ends the process at once.
+	context.AfterFunc(ctx, func() {
+		stop()
+		fmt.Fprintln(os.Stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit now)")
+	})
+
+	providers, closers, err := setupProviders(ctx, f.prov, f.agentd, f.image, false, log)
 	if err != nil {
 		return err
 	}
-	m, err := runner.NewManager(runner.Config{Providers: providers, DefaultImage: *image, Logger: log})
+	provName := "local"
+	if providers["docker"] != nil {
+		provName = "docker"
+	}
+	image := ""
+	if provName == "docker" {
+		image = f.image
+	}
+	if f.warm > 0 {
+		pl := pool.New(providers[provName], pool.Config{
+			Specs:  []sandbox.Spec{{Image: image, Screen: sc}},
+			Size:   f.warm,
+			Logger: log,
+		})
+		providers[provName] = pl
+		closers = append([]func(context.Context) error{pl.Close}, closers...)
+	}
+	m, err := runner.NewManager(runner.Config{Providers: providers, DefaultProvider: provName, DefaultImage: f.image, Logger: log})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		m.Close(sctx)
+		if err := m.Close(sctx); err != nil {
+			log.Warn("delete sessions", "err", err)
+		}
 		for _, c := range closers {
-			_ = c(sctx)
+			if err := c(sctx); err != nil {
+				log.Warn("stop provider", "err", err)
+			}
 		}
 	}()
-	st, _ := os.Stderr.Stat()
+
 	start := time.Now()
 	results, runErr := farm.Run(ctx, farm.Config{
-		Manager: m, Agent: ag, Parallel: *parallel, MaxSteps: *maxSteps, Timeout: *timeout,
-		Retries: 1, Out: *out, Resume: *resume, Screen: sc,
-		Progress: os.Stderr, Terminal: st != nil && st.Mode()&os.ModeCharDevice != 0, Logger: log,
+		Manager: m, Agent: ag, Out: f.out, Resume: f.resume,
+		Parallel: f.parallel, MaxSteps: f.maxSteps, Timeout: f.timeout, Retries: retriesFlag(f.retries), Settle: settleFlag(f.settle),
+		Provider: provName, Image: image, Screen: sc,
+		Progress: os.Stderr, Terminal: isTerminal(os.Stderr), Logger: log,
 	}, tasks)
-	if results != nil {
-		farm.WriteTable(os.Stdout, farm.Summarize(results))
-		if err := farm.WriteReport(*out, results); err != nil {
-			return err
-		}
-		fmt.Printf("%d tasks in %s; results in %s/results.jsonl, report in %s/report.html\n", len(results), time.Since(start).Round(time.Second), *out, *out)
+	if results == nil && runErr != nil {
+		return runErr
 	}
+	if err := farm.WriteTable(os.Stdout, farm.Summarize(results)); err != nil {
+		return err
+	}
+	if err := farm.WriteReport(f.out, results); err != nil {
+		return err
+	}
+	fmt.Printf("%d of %d tasks have results (%s this run); %s/%s, report %s/%s\n", countIn(results, tasks), len(tasks),
+		time.Since(start).Round(time.Second), f.out, farm.ResultsFile, f.out, farm.ReportFile)
 	if errors.Is(runErr, context.Canceled) {
-		return fmt.Errorf("stopped; finish with: deskrun eval --resume --out %s ...", *out)
+		return fmt.Errorf("stopped; finish the run with: deskrun eval --resume --out %s (and the same flags)", f.out)
 	}
 	return runErr
+}
+
+// newAgent makes the agent --agent names.
+func newAgent(f evalFlags) (agent.Agent, error) {
+	name, arg, _ := strings.Cut(f.agent, ":")
+	switch {
+	case f.agent == "replay":
+		return agent.Replay{}, nil
+	case name == "replay":
+		sols, err := agent.LoadSolutions(arg)
+		if err != nil {
+			return nil, err
+		}
+		return agent.Replay{Solutions: sols}, nil
+	case strings.HasPrefix(f.agent, "http://"), strings.HasPrefix(f.agent, "https://"):
+		return agent.HTTP{URL: f.agent, Token: f.agentToken}, nil
+	}
+	return nil, fmt.Errorf("eval: --agent: unknown agent %q (want replay, replay:DIR, an http(s) URL, anthropic[:MODEL] or openai[:MODEL])", f.agent)
+}
+
+// selectTasks keeps the tasks whose id matches one of the comma-separated
+// glob patterns of only (all when only is empty).
+func selectTasks(tasks []*task.Task, only string) ([]*task.Task, error) {
+	if only == "" {
+		return tasks, nil
+	}
+	pats := strings.Split(only, ",")
+	var out []*task.Task
+	for _, t := range tasks {
+		for _, p := range pats {
+			ok, err := path.Match(strings.TrimSpace(p), t.ID)
+			if err != nil {
+				return nil, fmt.Errorf("eval: --only: bad pattern %q: %w", p, err)
+			}
+			if ok {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("eval: --only %q matches none of the %d tasks", only, len(tasks))
+	}
+	return out, nil
+}
+
+// retriesFlag maps --retries (0 = none) onto farm.Config.Retries (0 =
+// default, negative = none).
+func retriesFlag(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// settleFlag maps --settle (0 = none) onto farm.Config.Settle.
+func settleFlag(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
+}
+
+func countIn(results []farm.Result, tasks []*task.Task) int {
+	ids := make(map[string]bool, len(tasks))
+	for _, t := range tasks {
+		ids[t.ID] = true
+	}
+	n := 0
+	for _, r := range results {
+		if ids[r.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

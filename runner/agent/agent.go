@@ -1,147 +1,117 @@
-// Package agent holds the agents deskrun's evaluation farm runs: replay
-// (plays a task's recorded tool calls) and http (asks an external agent
-// server at every step). An agent sees the task's instruction, the
+// Package agent holds the agents deskrun's evaluation farm drives: replay
+// (plays recorded tool calls, such as a task's reference solution), http
+// (asks an external agent server at every step), and model loops on the
+// Anthropic and OpenAI APIs. An agent sees the task's instruction, the
 // current screenshot and the history of its calls, and answers with tool
-// calls in a named dialect, or with done or fail.
+// calls in a named dialect (see package [dialect]), or with done or fail.
+//
+// The farm calls [Agent.Step] once per step and runs the calls it returns
+// in order on the task's session. Agents keep no per-episode state of
+// their own: what an agent wants to remember between steps (a model
+// conversation) it returns in [Response.State], and the next [Request]
+// hands it back. One Agent value therefore serves many tasks at once.
 package agent
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
-	"strings"
-	"time"
 
-	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/runner/task"
 )
 
-// Observation is what the agent sees before a step.
-type Observation struct {
-	// Screenshot is a PNG of the whole screen.
-	Screenshot []byte `json:"screenshot"`
-	Width      int    `json:"width"`
-	Height     int    `json:"height"`
+// Agent decides the steps of episodes. Implementations are safe for
+// concurrent use: the farm calls Step from one goroutine per task.
+type Agent interface {
+	// Step returns the calls to make next, or Done or Fail to end the
+	// episode. An error means the agent failed (it could not answer);
+	// the farm ends the task with an agent error and does not retry it.
+	Step(ctx context.Context, req Request) (Response, error)
 }
 
-// Turn is one earlier step: the calls made and what each returned.
+// Observer is implemented by agents whose observation must come from a
+// tool call of their dialect rather than a plain screenshot: the call's
+// first image is the observation. Dialects that scale screenshots for
+// vision models (Anthropic's pixel coordinates) need it, so that the
+// coordinates a model reads off the image are the ones the dialect
+// expects.
+type Observer interface {
+	ObservationCall() task.Call
+}
+
+// Request is one step's question to an agent. It is also the body of the
+// http agent's POST (see [HTTP]).
+type Request struct {
+	// TaskID is the task's id.
+	TaskID string `json:"task_id"`
+	// Instruction is what the agent is asked to do.
+	Instruction string `json:"instruction"`
+	// Step counts the steps of this episode from 0. A retried task
+	// starts again at 0 with no history and no state.
+	Step int `json:"step"`
+	// Observation is the screen before this step.
+	Observation Observation `json:"observation"`
+	// History holds the earlier steps of this episode, oldest first.
+	History []Turn `json:"history"`
+	// State is the agent's Response.State of the previous step; nil at
+	// step 0.
+	State any `json:"state,omitempty"`
+	// Task is the whole task (the replay agent reads its solution); it
+	// is not sent to remote agents.
+	Task *task.Task `json:"-"`
+}
+
+// Observation is what the agent sees before a step.
+type Observation struct {
+	// Screenshot is the screen as a PNG image (base64 in JSON).
+	Screenshot []byte `json:"screenshot"`
+	// Width and Height are the image's size in pixels.
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// Turn is one earlier step: the calls the agent made and what each
+// returned. A step that ended early (a call ended the episode) has fewer
+// Results than Calls.
 type Turn struct {
 	Step    int           `json:"step"`
 	Calls   []task.Call   `json:"calls"`
 	Results []CallOutcome `json:"results"`
 }
 
-// CallOutcome is the text a tool call returned.
+// CallOutcome is what a tool call returned.
 type CallOutcome struct {
-	Text    string `json:"text"`
-	IsError bool   `json:"is_error,omitempty"`
+	// Text is the result's text parts, one per line.
+	Text string `json:"text"`
+	// IsError marks a tool-level failure (invalid arguments, an action
+	// the desktop refused); Text holds the dialect's message.
+	IsError bool `json:"is_error,omitempty"`
+	// Images are the result's images (a screenshot the tool took), for
+	// agents that hand them to a model; not sent to remote agents.
+	Images []Image `json:"-"`
 }
 
-// Request is one step's question to an agent.
-type Request struct {
-	TaskID      string      `json:"task_id"`
-	Instruction string      `json:"instruction"`
-	Step        int         `json:"step"` // from 0
-	Observation Observation `json:"observation"`
-	History     []Turn      `json:"history"`
-	// Task is the whole task (the replay agent reads its solution); not
-	// sent to remote agents.
-	Task *task.Task `json:"-"`
+// Image is an image a tool returned.
+type Image struct {
+	MIMEType string
+	Data     []byte
+	Width    int
+	Height   int
 }
 
 // Response is an agent's answer: calls to make, in order, and whether
-// the episode ends (Done: the agent thinks the task is done; Fail: it
-// thinks the task cannot be done).
+// the episode ends. Done means the agent thinks the task is done, Fail
+// that it thinks the task cannot be done (OSWorld's FAIL, which an
+// infeasible task rewards). Calls are made before the episode ends.
 type Response struct {
-	// Dialect is the default dialect of Calls that name none.
-	Dialect string      `json:"dialect,omitempty"`
-	Calls   []task.Call `json:"calls,omitempty"`
-	Done    bool        `json:"done,omitempty"`
-	Fail    bool        `json:"fail,omitempty"`
-}
-
-// Agent decides the next step. Implementations are safe for concurrent
-// use across tasks.
-type Agent interface {
-	Step(ctx context.Context, req Request) (Response, error)
-}
-
-// Replay plays a task's reference solution, one call per step.
-type Replay struct{}
-
-// Step returns the solution's call for this step, and Done after the
-// last one.
-func (Replay) Step(_ context.Context, req Request) (Response, error) {
-	if req.Task == nil {
-		return Response{}, fmt.Errorf("replay: no task")
-	}
-	sol := req.Task.Solution
-	if len(sol) == 0 {
-		return Response{}, fmt.Errorf("replay: task %s has no solution", req.TaskID)
-	}
-	if req.Step >= len(sol) {
-		return Response{Done: true}, nil
-	}
-	return Response{Calls: []task.Call{sol[req.Step]}}, nil
-}
-
-// HTTP asks an agent server: each step is a POST of the Request as JSON
-// (the screenshot base64-encoded) to URL, answered by a Response.
-type HTTP struct {
-	URL    string
-	Client *http.Client
-}
-
-// Step posts the request and decodes the answer.
-func (h HTTP) Step(ctx context.Context, req Request) (Response, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return Response{}, err
-	}
-	hc := h.Client
-	if hc == nil {
-		hc = &http.Client{Timeout: 10 * time.Minute}
-	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
-	if err != nil {
-		return Response{}, err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	resp, err := hc.Do(hr)
-	if err != nil {
-		return Response{}, fmt.Errorf("agent %s: %w", h.URL, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return Response{}, fmt.Errorf("agent %s: %w", h.URL, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return Response{}, fmt.Errorf("agent %s answered %s: %s", h.URL, resp.Status, strings.TrimSpace(string(b)))
-	}
-	var out Response
-	if err := json.Unmarshal(b, &out); err != nil {
-		return Response{}, fmt.Errorf("agent %s: bad answer: %w", h.URL, err)
-	}
-	for i, c := range out.Calls {
-		if c.Tool == "" {
-			return Response{}, fmt.Errorf("agent %s: calls[%d].tool: required", h.URL, i)
-		}
-	}
-	return out, nil
-}
-
-// Parse makes an agent from a spec: "replay", or an http(s) URL of an
-// agent server.
-func Parse(spec string) (Agent, error) {
-	switch {
-	case spec == "replay":
-		return Replay{}, nil
-	case strings.HasPrefix(spec, "http://"), strings.HasPrefix(spec, "https://"):
-		return HTTP{URL: spec}, nil
-	}
-	return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("agent: unknown agent %q (want replay or an http(s) URL of an agent server)", spec))
+	// Dialect is the dialect of calls that name none.
+	Dialect string `json:"dialect,omitempty"`
+	// Calls are the tool calls to make, in order.
+	Calls []task.Call `json:"calls,omitempty"`
+	Done  bool        `json:"done,omitempty"`
+	Fail  bool        `json:"fail,omitempty"`
+	// Text is what the agent said beside its calls (a model's
+	// reasoning); recorded in the trajectory.
+	Text string `json:"text,omitempty"`
+	// State is handed back in the next Request. An http agent server
+	// may return any JSON value here.
+	State any `json:"state,omitempty"`
 }

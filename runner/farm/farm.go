@@ -1,22 +1,33 @@
-// Package farm runs task suites: each task in a fresh sandbox, set up,
-// driven by an agent for at most a number of steps and a time, graded,
+// Package farm runs task suites: each task in a fresh sandbox of a
+// [runner.Manager], set up ([task.Setup]), driven by an [agent.Agent]
+// for at most a number of steps and a time, graded ([task.Evaluate]),
 // and its result appended to results.jsonl the moment it is known.
-// Infrastructure failures (a sandbox that does not start, a connection
-// lost) are retried; an agent's failure never is. A run that stopped
-// (crash, Ctrl-C) resumes where it was, skipping finished tasks.
+//
+// Infrastructure failures (a sandbox that does not start, a connection to
+// it lost) are retried; an agent's failure never is. A run that stopped
+// (a crash, Ctrl-C) resumes where it was: tasks already in results.jsonl
+// are skipped. Each task leaves its trajectory (trajectory.jsonl and a
+// screenshot per step) in a folder of its own; [WriteReport] turns a run
+// into a self-contained HTML page and [Summarize] into a table per
+// domain.
+//
+// The run directory:
+//
+//	results.jsonl          one [Result] per line, in the order tasks ended
+//	report.html            [WriteReport]
+//	<task>/trajectory.jsonl one [StepRecord] per step, then the final screen
+//	<task>/step-000.png     the screen each step started from
+//	<task>/final.png        the screen that was graded
+//	<task>/cache/           the task's cache folder (getters' files)
 package farm
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -25,365 +36,277 @@ import (
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/task"
+	"golang.org/x/sync/errgroup"
 )
 
-// Config configures a run.
+// Config configures a run. Manager, Agent and Out are required; every
+// other field has a useful zero value.
 type Config struct {
-	Manager  *runner.Manager
-	Agent    agent.Agent
-	Parallel int           // tasks at once (default 1)
-	MaxSteps int           // agent steps per task (default 30)
-	Timeout  time.Duration // per task, setup to grade (default 10 min)
-	// Retries is how many more times a task is tried after an
-	// infrastructure failure (default 1).
-	Retries int
-	// Out is the run's directory: results.jsonl, a folder per task with
-	// its trajectory and screenshots, report.html.
+	// Manager starts and stops the sandboxes, one session per attempt.
+	Manager *runner.Manager
+	// Agent drives the tasks; one value serves every task.
+	Agent agent.Agent
+	// Out is the run's directory (created if missing).
 	Out string
-	// Resume skips the tasks results.jsonl already has a result for.
-	Resume   bool
+	// Resume continues the run in Out: tasks results.jsonl already has a
+	// line for are skipped. Without Resume, an Out holding a
+	// results.jsonl is refused with [errdefs.ErrAlreadyExists].
+	Resume bool
+
+	// Parallel is how many tasks run at once (default 1).
+	Parallel int
+	// MaxSteps bounds the agent's steps per task (default 30). A task
+	// that reaches it is graded as it stands.
+	MaxSteps int
+	// Timeout bounds one attempt at a task, from starting its sandbox to
+	// grading it (default 10 minutes).
+	Timeout time.Duration
+	// Retries is how many more attempts a task gets after an
+	// infrastructure failure: default 1, negative means none.
+	Retries int
+	// Settle is how long the desktop is left after a step's calls before
+	// the next screenshot, and before grading (default 500ms; negative
+	// means no pause). Programs react to input asynchronously: a command
+	// typed into a terminal runs after the key press returns.
+	Settle time.Duration
+
+	// Provider, Image, Screen and Labels go into every session request
+	// (empty: the Manager's defaults). The farm adds the label
+	// "dev.deskrun.task".
 	Provider string
 	Image    string
 	Screen   wire.Screen
-	// Dialect is the default dialect of agent calls that name none.
+	Labels   map[string]string
+	// Dialect is the session's dialect: the one of calls that name none
+	// when the agent's response names none either. Empty means the
+	// Manager's default.
 	Dialect string
+	// TaskOptions are passed to task setup and grading. An empty
+	// CacheDir means <Out>/<task>/cache.
+	TaskOptions task.Options
+
 	// Progress receives progress: a line rewritten in place when
-	// Terminal, a line per task otherwise. Nil means none.
+	// Terminal, else a line per finished task. Nil means none.
 	Progress io.Writer
 	Terminal bool
-	Logger   *slog.Logger
-	// TaskOptions are passed to task setup and evaluation.
-	TaskOptions task.Options
+	// Logger receives retries and per-task outcomes. Nil discards them.
+	Logger *slog.Logger
 }
 
-// Status of a finished task.
+func (c Config) withDefaults() Config {
+	if c.Parallel <= 0 {
+		c.Parallel = 1
+	}
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 30
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 10 * time.Minute
+	}
+	switch {
+	case c.Retries == 0:
+		c.Retries = 1
+	case c.Retries < 0:
+		c.Retries = 0
+	}
+	switch {
+	case c.Settle == 0:
+		c.Settle = 500 * time.Millisecond
+	case c.Settle < 0:
+		c.Settle = 0
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Statuses of a finished task, the "status" of its [Result].
 const (
-	StatusPassed     = "passed"      // score 1
-	StatusFailed     = "failed"      // graded below 1
-	StatusTimeout    = "timeout"     // the task's time ran out
-	StatusAgentError = "agent_error" // the agent failed to answer
-	StatusInfraError = "infra_error" // the sandbox failed, after retries
-	StatusSetupError = "setup_error" // the task's setup failed, after retries
-	StatusCanceled   = "canceled"    // the run was stopped
+	// StatusPassed: graded with score 1.
+	StatusPassed = "passed"
+	// StatusFailed: graded below 1 (the agent ended, or ran out of
+	// steps, with the task not done).
+	StatusFailed = "failed"
+	// StatusTimeout: the attempt ran out of time before it was graded.
+	StatusTimeout = "timeout"
+	// StatusAgentError: the agent could not answer, or answered with a
+	// call no dialect has. Never retried.
+	StatusAgentError = "agent_error"
+	// StatusSetupError: a setup step failed (not for want of the
+	// sandbox). Never retried.
+	StatusSetupError = "setup_error"
+	// StatusEvalError: grading failed (a postconfig step failed).
+	StatusEvalError = "eval_error"
+	// StatusInfraError: the sandbox failed (did not start, stopped
+	// answering), on every attempt.
+	StatusInfraError = "infra_error"
 )
 
-// Result is one line of results.jsonl.
+// Result is one task's outcome: one line of results.jsonl.
 type Result struct {
-	ID         string    `json:"id"`
-	Domain     string    `json:"domain"`
-	Status     string    `json:"status"`
-	Score      float64   `json:"score"`
-	Error      string    `json:"error,omitempty"`
-	Steps      int       `json:"steps"`
-	Attempts   int       `json:"attempts"`
-	DurationMS int64     `json:"duration_ms"`
-	SandboxMS  int64     `json:"sandbox_ms"` // of it, starting the sandbox
-	LastAction string    `json:"last_action,omitempty"`
-	Finished   time.Time `json:"finished"`
+	ID     string  `json:"id"`
+	Domain string  `json:"domain"`
+	Score  float64 `json:"score"`
+	Status string  `json:"status"`
+	// Error says what went wrong, for every status but passed and
+	// failed.
+	Error string `json:"error,omitempty"`
+	// Detail says why grading gave less than 1, when a metric knows.
+	Detail string `json:"detail,omitempty"`
+	// DurationMS is the time from the first attempt's start to the
+	// result, retries included.
+	DurationMS int64 `json:"duration_ms"`
+	// Steps is the number of agent steps of the last attempt.
+	Steps int `json:"steps"`
+	// Attempts counts the attempts (1 without retries).
+	Attempts int `json:"attempts"`
+	// LastAction is how the agent ended: task.ActionDone,
+	// task.ActionFail, or empty (step limit, error).
+	LastAction string `json:"last_action,omitempty"`
+	// StepLimit reports that the agent used all its steps.
+	StepLimit bool `json:"step_limit,omitempty"`
+	// Where the last attempt's time went, in milliseconds: starting the
+	// sandbox, setup, the agent's thinking, tool calls, screenshots for
+	// the agent, grading.
+	SandboxMS int64 `json:"sandbox_ms"`
+	SetupMS   int64 `json:"setup_ms"`
+	AgentMS   int64 `json:"agent_ms"`
+	ToolsMS   int64 `json:"tools_ms"`
+	ObserveMS int64 `json:"observe_ms"`
+	EvalMS    int64 `json:"eval_ms"`
+	// Finished is when the result was known.
+	Finished time.Time `json:"finished"`
 }
 
-// infra marks a failure of the infrastructure, worth another attempt.
-type infra struct{ err error }
-
-func (e infra) Error() string { return e.err.Error() }
-func (e infra) Unwrap() error { return e.err }
-
-// Run runs tasks and returns every result of the run (resumed ones
-// included). It returns early with ctx's error when ctx ends; the results
-// written so far stay.
+// Run runs the tasks, at most cfg.Parallel at a time, appending each
+// result to <Out>/results.jsonl as it is known, and returns every result
+// of the run directory (those of earlier runs resumed included) in file
+// order. When ctx ends, Run stops starting tasks, ends the ones under way
+// without a result (their sessions are deleted), and returns ctx's error
+// with the results so far; resuming runs the rest.
+//
+// Errors before any task runs (a bad Config, a duplicate task id, an Out
+// that holds a run without Resume) are of class
+// [errdefs.ErrInvalidArgument] or [errdefs.ErrAlreadyExists].
 func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) {
-	if cfg.Parallel <= 0 {
-		cfg.Parallel = 1
+	cfg = cfg.withDefaults()
+	switch {
+	case cfg.Manager == nil:
+		return nil, errdefs.ErrInvalidArgument.WithMessage("farm: manager: required")
+	case cfg.Agent == nil:
+		return nil, errdefs.ErrInvalidArgument.WithMessage("farm: agent: required")
+	case cfg.Out == "":
+		return nil, errdefs.ErrInvalidArgument.WithMessage("farm: out: required (the run's directory)")
 	}
-	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 30
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Minute
-	}
-	if cfg.Retries < 0 {
-		cfg.Retries = 0
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Out == "" {
-		return nil, errdefs.ErrInvalidArgument.WithMessage("out: required")
+	seen := map[string]string{}
+	dirs := map[string]string{}
+	for _, t := range tasks {
+		if prev, dup := seen[t.ID]; dup {
+			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("farm: task id %q appears twice (%s, %s)", t.ID, prev, t.Path))
+		}
+		seen[t.ID] = t.Path
+		d := DirName(t.ID)
+		if other, dup := dirs[d]; dup {
+			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("farm: task ids %q and %q share the folder name %q", other, t.ID, d))
+		}
+		dirs[d] = t.ID
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("create run directory: %w", err)
 	}
-	seen := map[string]bool{}
-	for _, t := range tasks {
-		if seen[t.ID] {
-			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("tasks: id %q appears twice (%s)", t.ID, t.Path))
-		}
-		seen[t.ID] = true
-	}
-	resultsPath := filepath.Join(cfg.Out, "results.jsonl")
-	var done []Result
-	if cfg.Resume {
-		var err error
-		if done, err = ReadResults(resultsPath); err != nil {
-			return nil, err
-		}
-	} else if _, err := os.Stat(resultsPath); err == nil {
-		return nil, errdefs.ErrAlreadyExists.WithMessage(fmt.Sprintf("out: %s already holds a run; use --resume to finish it or choose another directory", cfg.Out))
-	}
-	// Tasks that ended on an infrastructure failure are tried again.
-	finished := map[string]bool{}
-	kept := done[:0]
-	for _, r := range done {
-		if r.Status != StatusInfraError && r.Status != StatusSetupError {
-			finished[r.ID] = true
-			kept = append(kept, r)
+	path := filepath.Join(cfg.Out, ResultsFile)
+	if !cfg.Resume {
+		if _, err := os.Stat(path); err == nil {
+			return nil, errdefs.ErrAlreadyExists.WithMessage(fmt.Sprintf("farm: %s already holds a run: resume it or choose another directory", cfg.Out))
 		}
 	}
-	done = kept
-	f, err := os.OpenFile(resultsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	rf, done, err := openResults(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer rf.close()
 
+	finished := make(map[string]bool, len(done))
+	for _, r := range done {
+		finished[r.ID] = true
+	}
 	var todo []*task.Task
 	for _, t := range tasks {
 		if !finished[t.ID] {
 			todo = append(todo, t)
 		}
 	}
-	p := &progress{w: cfg.Progress, term: cfg.Terminal, total: len(tasks), done: len(done)}
+	prog := newProgress(cfg.Progress, cfg.Terminal, len(todo))
+	defer prog.finish()
+
 	var mu sync.Mutex
-	results := append([]Result(nil), done...)
-	work := make(chan *task.Task)
-	var wg sync.WaitGroup
-	for range min(cfg.Parallel, max(1, len(todo))) {
-		wg.Go(func() {
-			for t := range work {
-				r := runTask(ctx, cfg, t)
-				if r.Status == StatusCanceled {
-					continue // not a result: --resume runs it again
-				}
-				mu.Lock()
-				b, _ := json.Marshal(r)
-				_, werr := f.Write(append(b, '\n'))
-				if werr == nil {
-					werr = f.Sync()
-				}
-				if werr != nil {
-					cfg.Logger.Error("write result", "task", r.ID, "err", werr)
-				}
-				results = append(results, r)
-				p.add(r)
-				mu.Unlock()
+	results := done
+	emit := func(r Result) {
+		if err := rf.append(r); err != nil {
+			cfg.Logger.ErrorContext(ctx, "write result", "task", r.ID, "err", err)
+		}
+		mu.Lock()
+		results = append(results, r)
+		mu.Unlock()
+		prog.finished(r)
+		cfg.Logger.InfoContext(ctx, "task finished", "task", r.ID, "status", r.Status, "score", r.Score, "steps", r.Steps, "attempts", r.Attempts, "err", r.Error)
+	}
+	f := &farm{cfg: cfg, prog: prog}
+	var g errgroup.Group
+	g.SetLimit(cfg.Parallel)
+	for _, t := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if ctx.Err() == nil {
+				f.runTask(ctx, t, emit)
 			}
+			return nil
 		})
 	}
-feed:
-	for _, t := range todo {
-		select {
-		case work <- t:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(work)
-	wg.Wait()
-	p.finish()
+	_ = g.Wait()
+	mu.Lock()
+	defer mu.Unlock()
 	return results, ctx.Err()
 }
 
-// runTask runs one task, retrying infrastructure failures.
-func runTask(ctx context.Context, cfg Config, t *task.Task) Result {
+// farm is one run.
+type farm struct {
+	cfg  Config
+	prog *progress
+}
+
+// runTask runs t, retrying infrastructure failures, and emits its result
+// unless ctx ended first. The result is emitted as soon as it is known,
+// before the sandbox is stopped.
+func (f *farm) runTask(ctx context.Context, t *task.Task, emit func(Result)) {
+	f.prog.started()
+	defer f.prog.ended()
 	start := time.Now()
-	var r Result
-	for attempt := 1; ; attempt++ {
-		r = attemptTask(ctx, cfg, t)
-		r.Attempts = attempt
-		if ctx.Err() != nil {
-			r.Status = StatusCanceled
-			break
+	log := f.cfg.Logger.With("task", t.ID)
+	for n := 1; ; n++ {
+		o, teardown := f.attempt(ctx, t)
+		r := o.Result
+		again := !o.canceled && o.retry && n <= f.cfg.Retries
+		if !o.canceled && !again {
+			r.Attempts = n
+			r.DurationMS = time.Since(start).Milliseconds()
+			r.Finished = time.Now().UTC()
+			emit(r)
 		}
-		if r.Status != StatusInfraError && r.Status != StatusSetupError || attempt > cfg.Retries {
-			break
+		teardown()
+		if !again {
+			return
 		}
-		cfg.Logger.Warn("retrying after an infrastructure failure", "task", t.ID, "attempt", attempt, "err", r.Error)
+		log.WarnContext(ctx, "retrying after an infrastructure failure", "attempt", n, "err", r.Error)
 	}
-	r.DurationMS = time.Since(start).Milliseconds()
-	r.Finished = time.Now().UTC()
-	return r
 }
 
-func attemptTask(ctx context.Context, cfg Config, t *task.Task) (r Result) {
-	r = Result{ID: t.ID, Domain: t.Domain}
-	tctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
-	dir := filepath.Join(cfg.Out, safeName(t.ID))
-	_ = os.RemoveAll(dir) // an earlier attempt's
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		r.Status, r.Error = StatusInfraError, err.Error()
-		return r
-	}
-	traj, err := newTrajectory(dir)
-	if err != nil {
-		r.Status, r.Error = StatusInfraError, err.Error()
-		return r
-	}
-	defer traj.close()
-
-	sbStart := time.Now()
-	sess, err := cfg.Manager.Create(tctx, wire.CreateSessionRequest{
-		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect,
-		Labels: map[string]string{"dev.deskrun.task": safeName(t.ID)},
-	})
-	r.SandboxMS = time.Since(sbStart).Milliseconds()
-	if err != nil {
-		r.Status, r.Error = classify(tctx, err, StatusInfraError), "start sandbox: "+err.Error()
-		return r
-	}
-	defer func() {
-		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		_ = cfg.Manager.Delete(dctx, sess.ID())
-		dcancel()
-	}()
-	if err := task.Setup(tctx, sess, t, cfg.TaskOptions); err != nil {
-		r.Status, r.Error = classify(tctx, err, StatusSetupError), "setup: "+err.Error()
-		return r
-	}
-	var history []agent.Turn
-	last := ""
-	for step := 0; step < cfg.MaxSteps; step++ {
-		r.Steps = step
-		shot, err := sess.Screenshot(tctx, wire.ScreenshotOptions{})
-		if err != nil {
-			r.Status, r.Error = classify(tctx, err, StatusInfraError), "screenshot: "+err.Error()
-			return r
-		}
-		stepStart := time.Now()
-		resp, err := cfg.Agent.Step(tctx, agent.Request{
-			TaskID: t.ID, Instruction: t.Instruction, Step: step, Task: t, History: history,
-			Observation: agent.Observation{Screenshot: shot.Data, Width: shot.Width, Height: shot.Height},
-		})
-		if err != nil {
-			traj.add(step, shot.Data, nil, nil, err, time.Since(stepStart))
-			r.Status, r.Error = classify(tctx, err, StatusAgentError), "agent: "+err.Error()
-			return r
-		}
-		turn := agent.Turn{Step: step, Calls: resp.Calls}
-		ended := false
-		for _, c := range resp.Calls {
-			dn := c.Dialect
-			if dn == "" {
-				dn = resp.Dialect
-			}
-			args := c.Args
-			if len(args) == 0 {
-				args = json.RawMessage("{}")
-			}
-			res, err := sess.CallTool(tctx, dn, c.Tool, args)
-			if err != nil {
-				traj.add(step, shot.Data, resp.Calls, turn.Results, err, time.Since(stepStart))
-				if errdefs.IsInvalidArgument(err) {
-					r.Status, r.Error = StatusAgentError, "agent: "+err.Error()
-				} else {
-					r.Status, r.Error = classify(tctx, err, StatusInfraError), "tool "+c.Tool+": "+err.Error()
-				}
-				return r
-			}
-			turn.Results = append(turn.Results, agent.CallOutcome{Text: res.Text(), IsError: res.IsError})
-			if res.Done {
-				last = endAction(c)
-				ended = true
-				break
-			}
-		}
-		traj.add(step, shot.Data, resp.Calls, turn.Results, nil, time.Since(stepStart))
-		history = append(history, turn)
-		r.Steps = step + 1
-		if resp.Fail {
-			last, ended = task.ActionFail, true
-		} else if resp.Done && !ended {
-			last, ended = task.ActionDone, true
-		}
-		if ended {
-			break
-		}
-	}
-	r.LastAction = last
-	if tctx.Err() != nil {
-		r.Status, r.Error = classify(tctx, tctx.Err(), StatusTimeout), "timed out"
-		return r
-	}
-	ev, err := task.Evaluate(tctx, sess, t, task.EvalOptions{Options: cfg.TaskOptions, LastAction: last})
-	if err != nil {
-		r.Status, r.Error = classify(tctx, err, StatusInfraError), "evaluate: "+err.Error()
-		return r
-	}
-	r.Score = ev.Score
-	r.Status = StatusFailed
-	if ev.Score >= 1 {
-		r.Status = StatusPassed
-	}
-	return r
-}
-
-// classify names a failure: the task's own timeout, or else the given
-// status.
-func classify(tctx context.Context, err error, otherwise string) string {
-	if errors.Is(tctx.Err(), context.DeadlineExceeded) && (errors.Is(err, context.DeadlineExceeded) || errdefs.IsDeadlineExceeded(err) || errors.Is(err, context.Canceled)) {
-		return StatusTimeout
-	}
-	return otherwise
-}
-
-// endAction is the OSWorld action a call that ended the episode stands
-// for: desktop_control's done or fail.
-func endAction(c task.Call) string {
-	var a struct {
-		Action string `json:"action"`
-	}
-	_ = json.Unmarshal(c.Args, &a)
-	if strings.EqualFold(a.Action, "fail") {
-		return task.ActionFail
-	}
-	return task.ActionDone
-}
-
-func safeName(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 || r == ':' {
-			return '_'
-		}
-		return r
-	}, id)
-}
-
-// ReadResults reads a results.jsonl; a missing file is an empty run. A
-// torn last line (a crash mid-write) is ignored.
-func ReadResults(path string) ([]Result, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []Result
-	at := map[string]int{} // a task's latest line wins
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var r Result
-		if json.Unmarshal(sc.Bytes(), &r) != nil || r.ID == "" {
-			continue
-		}
-		if i, ok := at[r.ID]; ok {
-			out[i] = r
-			continue
-		}
-		at[r.ID] = len(out)
-		out = append(out, r)
-	}
-	return out, sc.Err()
+// outcome is an attempt's result and what to do about it.
+type outcome struct {
+	Result
+	retry    bool // an infrastructure failure worth another attempt
+	canceled bool // the run was stopped: no result
 }

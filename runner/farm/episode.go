@@ -1,0 +1,311 @@
+package farm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/runner"
+	"github.com/deskrun/deskrun/runner/agent"
+	"github.com/deskrun/deskrun/runner/dialect"
+	"github.com/deskrun/deskrun/runner/task"
+)
+
+// LabelTask is the session label naming the task a sandbox runs.
+const LabelTask = "dev.deskrun.task"
+
+// attempt makes one attempt at t in a new session. teardown deletes the
+// session; it is never nil and is safe to call when ctx has ended.
+func (f *farm) attempt(ctx context.Context, t *task.Task) (o outcome, teardown func()) {
+	cfg := f.cfg
+	o.ID, o.Domain = t.ID, t.Domain
+	teardown = func() {}
+	tctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+
+	// fail sets the outcome of a failure: canceled when the run was
+	// stopped, a timeout when the attempt's time ran out, else status,
+	// retried when the error is the infrastructure's.
+	fail := func(status, what string, err error) outcome {
+		switch {
+		case ctx.Err() != nil:
+			o.canceled = true
+		case tctx.Err() != nil:
+			o.Status = StatusTimeout
+			o.Error = fmt.Sprintf("timed out after %s (%s: %v)", cfg.Timeout, what, err)
+			return o
+		case status == StatusInfraError || infrastructure(err):
+			o.Status, o.retry = StatusInfraError, infrastructure(err)
+		default:
+			o.Status = status
+		}
+		o.Error = what + ": " + err.Error()
+		return o
+	}
+
+	dir := filepath.Join(cfg.Out, DirName(t.ID))
+	if err := os.RemoveAll(dir); err != nil { // an earlier attempt's
+		return fail(StatusInfraError, "clear task folder", err), teardown
+	}
+	traj, err := newTrajectory(dir)
+	if err != nil {
+		return fail(StatusInfraError, "create trajectory", err), teardown
+	}
+	defer traj.close()
+	opts := cfg.TaskOptions
+	if opts.CacheDir == "" {
+		opts.CacheDir = filepath.Join(dir, "cache")
+	}
+
+	labels := maps.Clone(cfg.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[LabelTask] = DirName(t.ID)
+	began := time.Now()
+	sess, err := cfg.Manager.Create(tctx, wire.CreateSessionRequest{
+		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect, Labels: labels,
+	})
+	o.SandboxMS = since(began)
+	if err != nil {
+		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) {
+			return fail(StatusInfraError, "start sandbox", err), teardown // a bad request: no retry
+		}
+		o = fail(StatusInfraError, "start sandbox", err)
+		o.retry = !o.canceled && o.Status == StatusInfraError
+		return o, teardown
+	}
+	teardown = func() {
+		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer dcancel()
+		if err := cfg.Manager.Delete(dctx, sess.ID()); err != nil && !errdefs.IsNotFound(err) {
+			cfg.Logger.WarnContext(ctx, "delete session", "task", t.ID, "session", sess.ID(), "err", err)
+		}
+	}
+
+	began = time.Now()
+	err = task.Setup(tctx, sess, t, opts)
+	o.SetupMS = since(began)
+	if err != nil {
+		return fail(StatusSetupError, "setup", err), teardown
+	}
+
+	ep := episode{f: f, t: t, sess: sess, traj: traj, o: &o}
+	if err := ep.run(tctx); err != nil {
+		return fail(ep.status, ep.what, err), teardown
+	}
+
+	// The screen as graded, for the report.
+	if shot, err := ep.observe(tctx); err == nil {
+		traj.final(ep.step, shot)
+	}
+	began = time.Now()
+	res, err := task.Evaluate(tctx, sess, t, task.EvalOptions{Options: opts, LastAction: o.LastAction})
+	o.EvalMS = since(began)
+	if err != nil {
+		return fail(StatusEvalError, "evaluate", err), teardown
+	}
+	o.Score = res.Score
+	o.Status = StatusFailed
+	if res.Score >= 1 {
+		o.Status = StatusPassed
+	}
+	var details []string
+	for _, m := range res.Metrics {
+		if m.Detail != "" {
+			details = append(details, m.Func+": "+m.Detail)
+		}
+	}
+	o.Detail = strings.Join(details, "; ")
+	return o, teardown
+}
+
+// episode is the agent loop of one attempt.
+type episode struct {
+	f    *farm
+	t    *task.Task
+	sess *runner.Session
+	traj *trajectory
+	o    *outcome
+	step int // steps taken
+
+	// status and what classify run's error.
+	status, what string
+}
+
+// run lets the agent act until it ends the episode or runs out of steps.
+// It sets the outcome's Steps, LastAction, StepLimit and timings.
+func (ep *episode) run(ctx context.Context) error {
+	cfg := ep.f.cfg
+	var history []agent.Turn
+	var state any
+	for ep.step < cfg.MaxSteps {
+		obs, err := ep.observe(ctx)
+		if err != nil {
+			ep.status, ep.what = StatusInfraError, "screenshot"
+			return err
+		}
+		rec := StepRecord{Step: ep.step, Time: time.Now().UTC()}
+		rec.Screenshot = ep.traj.screenshot(fmt.Sprintf("step-%03d", ep.step), obs)
+		rec.Width, rec.Height = obs.Width, obs.Height
+
+		began := time.Now()
+		resp, err := cfg.Agent.Step(ctx, agent.Request{
+			TaskID: ep.t.ID, Instruction: ep.t.Instruction, Step: ep.step, Task: ep.t,
+			Observation: agent.Observation{Screenshot: obs.Data, Width: obs.Width, Height: obs.Height},
+			History:     history, State: state,
+		})
+		rec.AgentMS = since(began)
+		ep.o.AgentMS += rec.AgentMS
+		if err != nil {
+			rec.Error = "agent: " + err.Error()
+			ep.traj.add(rec)
+			ep.status, ep.what = StatusAgentError, "agent"
+			return err
+		}
+		state = resp.State
+		rec.Text, rec.Calls, rec.Done, rec.Fail = resp.Text, resp.Calls, resp.Done, resp.Fail
+		turn := agent.Turn{Step: ep.step, Calls: resp.Calls}
+		ended := ""
+		began = time.Now()
+		for _, c := range resp.Calls {
+			dn := c.Dialect
+			if dn == "" {
+				dn = resp.Dialect
+			}
+			res, err := ep.sess.CallTool(ctx, dn, c.Tool, c.Args)
+			if err != nil {
+				rec.ToolsMS = since(began)
+				ep.o.ToolsMS += rec.ToolsMS
+				rec.Results = turn.Results
+				rec.Error = fmt.Sprintf("tool %s: %v", c.Tool, err)
+				ep.traj.add(rec)
+				ep.o.Steps = ep.step + 1
+				ep.status, ep.what = StatusInfraError, "tool "+c.Tool
+				if errdefs.IsInvalidArgument(err) { // an unknown dialect
+					ep.status, ep.what = StatusAgentError, "agent"
+				}
+				return err
+			}
+			turn.Results = append(turn.Results, outcomeOf(res))
+			if res.Done {
+				ended = endAction(c, res)
+				break
+			}
+		}
+		rec.ToolsMS = since(began)
+		ep.o.ToolsMS += rec.ToolsMS
+		rec.Results = turn.Results
+		ep.traj.add(rec)
+		history = append(history, turn)
+		ep.step++
+		ep.o.Steps = ep.step
+		switch {
+		case ended != "":
+		case resp.Fail:
+			ended = task.ActionFail
+		case resp.Done:
+			ended = task.ActionDone
+		}
+		if err := ep.settle(ctx); err != nil {
+			ep.status, ep.what = StatusInfraError, "settle"
+			return err
+		}
+		if ended != "" {
+			ep.o.LastAction = ended
+			return nil
+		}
+	}
+	ep.o.StepLimit = true
+	return nil
+}
+
+// settle gives the desktop cfg.Settle to react to the last input.
+func (ep *episode) settle(ctx context.Context) error {
+	if ep.f.cfg.Settle <= 0 {
+		return nil
+	}
+	t := time.NewTimer(ep.f.cfg.Settle)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// shot is an observation.
+type shot struct {
+	Data          []byte
+	MIMEType      string
+	Width, Height int
+}
+
+// observe takes the agent's observation: a screenshot, or the image of
+// the agent's observation call ([agent.Observer]).
+func (ep *episode) observe(ctx context.Context) (shot, error) {
+	began := time.Now()
+	defer func() { ep.o.ObserveMS += since(began) }()
+	if ob, ok := ep.f.cfg.Agent.(agent.Observer); ok {
+		c := ob.ObservationCall()
+		res, err := ep.sess.CallTool(ctx, c.Dialect, c.Tool, c.Args)
+		if err != nil {
+			return shot{}, err
+		}
+		for _, p := range res.Content {
+			if p.Type == "image" {
+				return shot{Data: p.Data, MIMEType: p.MIMEType, Width: p.Width, Height: p.Height}, nil
+			}
+		}
+		return shot{}, fmt.Errorf("observation call %s/%s returned no image: %s", c.Dialect, c.Tool, res.Text())
+	}
+	sh, err := ep.sess.Screenshot(ctx, wire.ScreenshotOptions{Format: wire.FormatPNG})
+	if err != nil {
+		return shot{}, err
+	}
+	return shot{Data: sh.Data, MIMEType: "image/png", Width: sh.Width, Height: sh.Height}, nil
+}
+
+// endAction is the OSWorld action a call that ended the episode stands
+// for, DONE or FAIL, as the osworld dialect's step envelope reports it
+// (info.fail), else as the call's arguments say.
+func endAction(c task.Call, res dialect.Result) string {
+	var env struct {
+		Info map[string]any `json:"info"`
+	}
+	if json.Unmarshal([]byte(res.Text()), &env) == nil && env.Info != nil {
+		if env.Info["fail"] == true {
+			return task.ActionFail
+		}
+		return task.ActionDone
+	}
+	var a struct {
+		Action string `json:"action"`
+	}
+	_ = json.Unmarshal(c.Args, &a)
+	if strings.EqualFold(a.Action, "fail") {
+		return task.ActionFail
+	}
+	return task.ActionDone
+}
+
+// outcomeOf is what the agent is told a call returned.
+func outcomeOf(res dialect.Result) agent.CallOutcome {
+	out := agent.CallOutcome{Text: res.Text(), IsError: res.IsError}
+	for _, p := range res.Content {
+		if p.Type == "image" {
+			out.Images = append(out.Images, agent.Image{MIMEType: p.MIMEType, Data: p.Data, Width: p.Width, Height: p.Height})
+		}
+	}
+	return out
+}
+
+func since(t time.Time) int64 { return time.Since(t).Milliseconds() }
