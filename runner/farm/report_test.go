@@ -1,0 +1,209 @@
+package farm
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deskrun/deskrun/runner/agent"
+	"github.com/deskrun/deskrun/runner/task"
+)
+
+// pngOf is a w×h PNG of one colour.
+func pngOf(t *testing.T, w, h int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// fakeRun writes a run directory as a run leaves it: results and, for
+// tasks that got a sandbox, a trajectory with screenshots.
+func fakeRun(t *testing.T) (string, []Result) {
+	t.Helper()
+	out := t.TempDir()
+	results := []Result{
+		{ID: "files-copy", Domain: "files", Status: StatusPassed, Score: 1, Steps: 2, Attempts: 1, DurationMS: 1200, LastAction: task.ActionDone},
+		{ID: `evil<script>alert("id")</script>`, Domain: "shell", Status: StatusFailed, Score: 0, Steps: 1, Attempts: 1, DurationMS: 800,
+			Detail: "exact_match: got <b>no</b>"},
+		{ID: "broken-start", Domain: "shell", Status: StatusInfraError, Attempts: 2, Error: "start sandbox: unavailable"},
+	}
+	dark := pngOf(t, 64, 40, color.RGBA{10, 10, 10, 255})
+	for _, r := range results[:2] {
+		dir := filepath.Join(out, DirName(r.ID))
+		tr, err := newTrajectory(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range r.Steps {
+			s := shot{Data: dark, MIMEType: "image/png", Width: 64, Height: 40}
+			tr.add(StepRecord{Step: i, Time: time.Now(), Screenshot: tr.screenshot("step-00"+strconv.Itoa(i), s), Width: 64, Height: 40,
+				Text:    `I will type <script>alert("text")</script>`,
+				Calls:   []task.Call{{Dialect: "osworld", Tool: "desktop_type", Args: json.RawMessage(`{"text":"</pre><img src=x onerror=alert(1)>"}`)}},
+				Results: []agent.CallOutcome{{Text: "ok"}}, AgentMS: 5, ToolsMS: 7})
+		}
+		tr.final(r.Steps, shot{Data: dark, MIMEType: "image/png", Width: 64, Height: 40})
+		tr.close()
+	}
+	return out, results
+}
+
+func TestWriteReport(t *testing.T) {
+	out, results := fakeRun(t)
+	if err := WriteReport(out, results); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, s := range []string{
+		"files-copy", "broken-start", "start sandbox: unavailable",
+		`evil&lt;script&gt;alert(&#34;id&#34;)&lt;/script&gt;`,
+		`I will type &lt;script&gt;alert(&#34;text&#34;)&lt;/script&gt;`,
+		"exact_match: got &lt;b&gt;no&lt;/b&gt;",
+		`<td class="l">all</td>`,
+	} {
+		if !strings.Contains(html, s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+	for _, s := range []string{"<script>alert", "<img src=x", "<b>no</b>", "http://", "https://"} {
+		if strings.Contains(html, s) {
+			t.Errorf("report contains %q", s)
+		}
+	}
+	// Every image is a relative path to a file of the run.
+	srcs := regexp.MustCompile(`<img[^>]* src="([^"]+)"`).FindAllStringSubmatch(html, -1)
+	if len(srcs) != 2+3+2 { // a thumbnail per task with a trajectory, then every screen
+		t.Errorf("report has %d images, want 7", len(srcs))
+	}
+	for _, m := range srcs {
+		if strings.HasPrefix(m[1], "/") || strings.Contains(m[1], ":") || strings.Contains(m[1], "..") {
+			t.Errorf("image src %q is not relative to the run", m[1])
+		}
+		if _, err := os.Stat(filepath.Join(out, m[1])); err != nil {
+			t.Errorf("image src %q: %v", m[1], err)
+		}
+	}
+	// Rewriting replaces the report.
+	if err := WriteReport(out, results[:1]); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(filepath.Join(out, ReportFile))
+	if strings.Contains(string(b), "broken-start") {
+		t.Error("a rewritten report still shows a task it was not given")
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".report-") {
+			t.Errorf("leftover temporary file %s", e.Name())
+		}
+	}
+}
+
+// chromium returns the headless browser, failing the test when it is
+// missing (skipping only in -short mode).
+func chromium(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs chromium; skipped in -short mode")
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatal("chromium is not installed (apt-get install chromium)")
+	return ""
+}
+
+// renderDOM opens page in headless Chromium and returns the DOM after
+// its images loaded.
+func renderDOM(t *testing.T, browser, page string) string {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(),
+		"--virtual-time-budget=5000", "--dump-dom", "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v\n%s", err, stderr.String())
+	}
+	return string(out)
+}
+
+// bodyCount reads a counter the report's script keeps on <body>.
+func bodyCount(dom, name string) int {
+	m := regexp.MustCompile(`<body[^>]*\sdata-` + name + `="(\d+)"`).FindStringSubmatch(dom)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+func TestReportInChromium(t *testing.T) {
+	browser := chromium(t)
+	out, results := fakeRun(t)
+	if err := WriteReport(out, results); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(out, ReportFile)
+	dom := renderDOM(t, browser, page)
+	checkReportDOM(t, dom, results, 2)
+
+	// A screenshot gone from the run shows the warning.
+	if err := os.Remove(filepath.Join(out, DirName("files-copy"), "final.png")); err != nil {
+		t.Fatal(err)
+	}
+	dom = renderDOM(t, browser, page)
+	if bodyCount(dom, "broken") == 0 {
+		t.Error("a missing screenshot is not counted as broken")
+	}
+	if regexp.MustCompile(`<p id="missing"[^>]*hidden`).MatchString(dom) {
+		t.Error("the missing-screenshots warning stays hidden")
+	}
+}
+
+// checkReportDOM checks a report as Chromium rendered it: every task is
+// there by id, the images load (at least thumbs of them), none is broken.
+func checkReportDOM(t *testing.T, dom string, results []Result, thumbs int) {
+	t.Helper()
+	for _, r := range results {
+		if !strings.Contains(dom, `data-task="`+strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(r.ID)+`"`) {
+			t.Errorf("rendered report lacks task %q", r.ID)
+		}
+	}
+	if n := bodyCount(dom, "loaded"); n < thumbs {
+		t.Errorf("%d images loaded, want at least %d", n, thumbs)
+	}
+	if n := bodyCount(dom, "broken"); n != 0 {
+		t.Errorf("%d images broken", n)
+	}
+	if strings.Contains(dom, "alert(") && regexp.MustCompile(`<script[^>]*>[^<]*alert\(`).MatchString(dom) {
+		t.Error("rendered report runs injected script")
+	}
+	if !regexp.MustCompile(`<p id="missing"[^>]*hidden`).MatchString(dom) {
+		t.Error("the missing-screenshots warning shows although no image is missing")
+	}
+}
