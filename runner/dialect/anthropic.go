@@ -154,7 +154,7 @@ func (a anthropic) compile(name string, args json.RawMessage, e env) (Plan, erro
 	if err != nil {
 		return Plan{}, err
 	}
-	if len(steps) > 0 && steps[len(steps)-1].Op == opInput {
+	if n := len(steps); n > 0 && (steps[n-1].Op == opInput || steps[n-1].Op == opDragFromCursor) {
 		steps = append(steps, textStep("OK"))
 	}
 	return Plan{Steps: steps}, nil
