@@ -1,22 +1,21 @@
 // Package runner turns sandboxes into sessions: a sandbox started through
-// a provider plus what a session remembers (the dialect state with the
-// last screenshot's size, held keys and buttons, shell consoles) and its
-// trajectory, every call appended to a JSONL file as it happens. Its
-// subpackages hold the dialects, tool definitions and task evaluation.
+// a provider plus what a session remembers (its screen, the dialect state
+// with the last screenshot's size, held keys and buttons, shell consoles)
+// and its trajectory, every call appended to a JSONL file as it happens.
+// Its subpackages hold the dialects, tool definitions, task evaluation,
+// agents and the parallel farm.
 package runner
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -26,35 +25,47 @@ import (
 	"github.com/deskrun/deskrun/agentd"
 	"github.com/deskrun/deskrun/api/wire"
 	"github.com/deskrun/deskrun/runner/dialect"
-	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
-// Config configures a Manager.
+// Config configures a Manager. Providers is required; every other field
+// has a useful zero value.
 type Config struct {
-	// Providers by name: "local", "docker".
+	// Providers by name: "local", "docker". At least one is required.
 	Providers map[string]sandbox.Provider
-	// DefaultProvider is used when a request names none.
+	// DefaultProvider is used when a request names none. Empty means
+	// "docker" if configured, else "local", else the first name in
+	// sorted order.
 	DefaultProvider string
-	// DefaultImage is the sandbox image when a request names none.
+	// DefaultImage is the sandbox image when a request names none; the
+	// local provider ignores images.
 	DefaultImage string
-	// DefaultDialect is the dialect of sessions created without one;
-	// "" means "anthropic".
+	// DefaultDialect is the dialect of sessions created without one.
+	// Empty means "anthropic".
 	DefaultDialect string
-	// TrajectoryDir, when set, receives <session>.jsonl and the
-	// session's screenshots under <session>/.
+	// TrajectoryDir, when set, receives <session>.jsonl, one line per
+	// call on the session, and the screenshots those lines reference
+	// under <session>/. Empty means no trajectories.
 	TrajectoryDir string
-	HTTPClient    *http.Client
-	Logger        *slog.Logger
+	// HTTPClient talks to the sandboxes' agentd. Nil means
+	// agentd.DefaultHTTPClient.
+	HTTPClient *http.Client
+	// Logger receives one line per session created and ended. Nil
+	// discards them.
+	Logger *slog.Logger
 }
 
 // Screen bounds a session may ask for.
-var (
-	MinScreen = wire.Screen{Width: 320, Height: 200}
-	MaxScreen = wire.Screen{Width: 7680, Height: 4320}
+const (
+	minScreenWidth, minScreenHeight = 320, 200
+	maxScreenWidth, maxScreenHeight = 7680, 4320
 )
 
-// Manager owns the sessions of a server.
+// releaseTimeout bounds releasing held keys and buttons before a
+// sandbox stops.
+const releaseTimeout = 2 * time.Second
+
+// Manager owns the sessions of a server. It is safe for concurrent use.
 type Manager struct {
 	cfg Config
 	log *slog.Logger
@@ -64,7 +75,9 @@ type Manager struct {
 	closed   bool
 }
 
-// NewManager returns a Manager over cfg's providers.
+// NewManager returns a Manager over cfg's providers. It fails when no
+// provider is configured, the default provider or dialect is unknown, or
+// the trajectory directory cannot be made.
 func NewManager(cfg Config) (*Manager, error) {
 	if len(cfg.Providers) == 0 {
 		return nil, errors.New("runner: no sandbox provider")
@@ -87,14 +100,14 @@ func NewManager(cfg Config) (*Manager, error) {
 		cfg.DefaultDialect = "anthropic"
 	}
 	if _, ok := dialect.ByName(cfg.DefaultDialect); !ok {
-		return nil, fmt.Errorf("runner: unknown default dialect %q", cfg.DefaultDialect)
+		return nil, fmt.Errorf("runner: unknown default dialect %q (want one of %s)", cfg.DefaultDialect, strings.Join(dialect.Names(), ", "))
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.TrajectoryDir != "" {
 		if err := os.MkdirAll(cfg.TrajectoryDir, 0o755); err != nil {
-			return nil, fmt.Errorf("runner: trajectory dir: %w", err)
+			return nil, fmt.Errorf("runner: make trajectory directory: %w", err)
 		}
 	}
 	return &Manager{cfg: cfg, log: cfg.Logger, sessions: map[string]*Session{}}, nil
@@ -107,41 +120,64 @@ func invalid(format string, args ...any) error {
 	return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf(format, args...))
 }
 
-// Create starts a sandbox and returns its session.
-func (m *Manager) Create(ctx context.Context, req wire.CreateSessionRequest) (*Session, error) {
+// validate checks req and returns the provider name, screen and dialect
+// it asks for, defaults applied. Errors are errdefs.ErrInvalidArgument
+// naming the field.
+func (m *Manager) validate(req wire.CreateSessionRequest) (string, wire.Screen, string, error) {
 	prov := req.Provider
 	if prov == "" {
 		prov = m.cfg.DefaultProvider
 	}
-	p, ok := m.cfg.Providers[prov]
-	if !ok {
-		return nil, invalid("provider: unknown provider %q (this server has %s)", req.Provider, strings.Join(m.Providers(), ", "))
+	if _, ok := m.cfg.Providers[prov]; !ok {
+		return "", wire.Screen{}, "", invalid("provider: unknown provider %q (this server has %s)", req.Provider, strings.Join(m.Providers(), ", "))
 	}
 	scr := req.Screen
 	if scr == (wire.Screen{}) {
 		scr = sandbox.DefaultScreen
 	}
-	if scr.Width < MinScreen.Width || scr.Width > MaxScreen.Width {
-		return nil, invalid("screen.width: %d out of range %d..%d", scr.Width, MinScreen.Width, MaxScreen.Width)
+	if scr.Width < minScreenWidth || scr.Width > maxScreenWidth {
+		return "", wire.Screen{}, "", invalid("screen.width: %d out of range %d..%d", scr.Width, minScreenWidth, maxScreenWidth)
 	}
-	if scr.Height < MinScreen.Height || scr.Height > MaxScreen.Height {
-		return nil, invalid("screen.height: %d out of range %d..%d", scr.Height, MinScreen.Height, MaxScreen.Height)
+	if scr.Height < minScreenHeight || scr.Height > maxScreenHeight {
+		return "", wire.Screen{}, "", invalid("screen.height: %d out of range %d..%d", scr.Height, minScreenHeight, maxScreenHeight)
 	}
 	dn := req.Dialect
 	if dn == "" {
 		dn = m.cfg.DefaultDialect
 	}
 	if _, ok := dialect.ByName(dn); !ok {
-		return nil, invalid("dialect: unknown dialect %q (want one of %s)", req.Dialect, strings.Join(dialect.Names(), ", "))
+		return "", wire.Screen{}, "", invalid("dialect: unknown dialect %q (want one of %s)", req.Dialect, strings.Join(dialect.Names(), ", "))
 	}
 	for k := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, invalid("env: bad variable name %q", k)
+			return "", wire.Screen{}, "", invalid("env: bad variable name %q", k)
 		}
 	}
+	for k := range req.Labels {
+		if k == "" || k == sandbox.LabelSession {
+			return "", wire.Screen{}, "", invalid("labels: reserved or empty label %q", k)
+		}
+	}
+	return prov, scr, dn, nil
+}
+
+// Create starts a sandbox and returns its session once the sandbox's
+// agentd answers. A bad request is errdefs.ErrInvalidArgument naming the
+// field ("screen.width: ..."); a provider that cannot start a sandbox,
+// or a closed Manager, is errdefs.ErrUnavailable; a cancelled ctx gives
+// its error. On error no sandbox is left running.
+func (m *Manager) Create(ctx context.Context, req wire.CreateSessionRequest) (_ *Session, err error) {
+	prov, scr, dn, err := m.validate(req)
+	if err != nil {
+		return nil, err
+	}
+	p := m.cfg.Providers[prov]
 	image := req.Image
 	if image == "" && prov != "local" {
 		image = m.cfg.DefaultImage
+	}
+	if m.isClosed() {
+		return nil, errdefs.ErrUnavailable.WithMessage("the server is shutting down")
 	}
 	id := newID()
 	labels := maps.Clone(req.Labels)
@@ -149,65 +185,85 @@ func (m *Manager) Create(ctx context.Context, req wire.CreateSessionRequest) (*S
 		labels = map[string]string{}
 	}
 	labels[sandbox.LabelSession] = id
-	m.mu.Lock()
-	closed := m.closed
-	m.mu.Unlock()
-	if closed {
-		return nil, errdefs.ErrUnavailable.WithMessage("the server is shutting down")
-	}
 	start := time.Now()
 	inst, err := p.Start(ctx, sandbox.Spec{Image: image, Screen: scr, Env: req.Env, Labels: labels, Network: req.Network})
 	if err != nil {
-		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) {
-			return nil, err
-		}
-		if errdefs.IsCanceled(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, err
-		}
-		return nil, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("provider %s: start sandbox: %v", prov, err))
+		return nil, startError(prov, err)
 	}
+	log := m.log.With("session", id)
 	s := &Session{
-		m: m, prov: p, inst: inst,
+		log: log, prov: p, inst: inst,
 		client: agentd.NewClient(inst.AgentURL, inst.Token, m.cfg.HTTPClient),
 		info: wire.Session{
 			ID: id, Provider: prov, Image: image, Screen: scr, Dialect: dn, Network: req.Network,
-			Labels: req.Labels, CreatedAt: time.Now().UTC(), SandboxID: inst.ID,
+			Labels: maps.Clone(req.Labels), SandboxID: inst.ID,
 		},
 	}
-	if m.cfg.TrajectoryDir != "" {
-		f, err := os.OpenFile(filepath.Join(m.cfg.TrajectoryDir, id+".jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			_ = p.Stop(context.WithoutCancel(ctx), inst.ID)
-			return nil, fmt.Errorf("trajectory: %w", err)
+	defer func() {
+		if err != nil { // stop the sandbox, even when ctx is done
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if serr := p.Stop(sctx, inst.ID); serr != nil && !errdefs.IsNotFound(serr) {
+				err = errors.Join(err, fmt.Errorf("stop sandbox %s: %w", inst.ID, serr))
+			}
+			s.traj.close()
 		}
-		s.traj = f
+	}()
+	// The sandbox's real screen is what coordinates refer to.
+	got, err := s.client.Screen(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: sandbox %s: read screen: %w", prov, inst.ID, err)
 	}
+	s.info.Screen = got
+	if m.cfg.TrajectoryDir != "" {
+		if s.traj, err = openTrajectory(m.cfg.TrajectoryDir, id); err != nil {
+			return nil, err
+		}
+	}
+	s.info.CreatedAt = time.Now().UTC()
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		s.stop(context.WithoutCancel(ctx))
 		return nil, errdefs.ErrUnavailable.WithMessage("the server is shutting down")
 	}
 	m.sessions[id] = s
 	m.mu.Unlock()
-	m.log.Info("session created", "id", id, "provider", prov, "sandbox", inst.ID, "took", time.Since(start).Round(time.Millisecond))
-	s.record("create", req, s.info, nil, start, "")
+	log.InfoContext(ctx, "session created", "provider", prov, "sandbox", inst.ID, "screen", fmt.Sprintf("%dx%d", got.Width, got.Height),
+		"dialect", dn, "took", time.Since(start).Round(time.Millisecond))
+	s.record(ctx, "create", req, s.info, nil, start, nil)
 	return s, nil
+}
+
+// startError classifies a provider's start failure: bad input and
+// cancellation keep their class, everything else is unavailable.
+func startError(prov string, err error) error {
+	switch {
+	case errdefs.IsInvalidArgument(err), errdefs.IsNotFound(err), errdefs.IsUnavailable(err),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("provider %s: start sandbox: %w", prov, err)
+	}
+	return fmt.Errorf("provider %s: start sandbox: %w (%w)", prov, err, errdefs.ErrUnavailable)
 }
 
 func newID() string {
 	b := make([]byte, 8)
-	rand.Read(b)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
 	return hex.EncodeToString(b)
 }
 
-// Get returns the session id.
+func (m *Manager) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
+// Get returns the session id, or an errdefs.ErrNotFound error.
 func (m *Manager) Get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("no session %q", id))
+		return nil, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("session %q not found", id))
 	}
 	return s, nil
 }
@@ -217,24 +273,31 @@ func (m *Manager) List() []*Session {
 	m.mu.Lock()
 	out := slices.Collect(maps.Values(m.sessions))
 	m.mu.Unlock()
-	slices.SortFunc(out, func(a, b *Session) int { return a.info.CreatedAt.Compare(b.info.CreatedAt) })
+	slices.SortFunc(out, func(a, b *Session) int {
+		if c := a.info.CreatedAt.Compare(b.info.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.info.ID, b.info.ID)
+	})
 	return out
 }
 
-// Delete releases what the session's dialect left held and stops its
-// sandbox.
+// Delete ends the session id: it releases the keys and buttons its
+// dialect left held (best effort), stops its sandbox and closes its
+// trajectory. An unknown id is errdefs.ErrNotFound.
 func (m *Manager) Delete(ctx context.Context, id string) error {
 	m.mu.Lock()
 	s, ok := m.sessions[id]
 	delete(m.sessions, id)
 	m.mu.Unlock()
 	if !ok {
-		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("no session %q", id))
+		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("session %q not found", id))
 	}
-	return s.stop(ctx)
+	return s.end(ctx, "deleted")
 }
 
-// Close deletes every session and refuses new ones.
+// Close ends every session concurrently, as Delete does, and makes later
+// Creates fail with errdefs.ErrUnavailable.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
@@ -244,241 +307,12 @@ func (m *Manager) Close(ctx context.Context) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(all))
 	for i, s := range all {
-		wg.Go(func() { errs[i] = s.stop(ctx) })
+		wg.Go(func() {
+			if err := s.end(ctx, "server closed"); err != nil {
+				errs[i] = fmt.Errorf("session %s: %w", s.info.ID, err)
+			}
+		})
 	}
 	wg.Wait()
 	return errors.Join(errs...)
 }
-
-// Session is one sandbox in use. Its methods are safe for concurrent use.
-type Session struct {
-	m      *Manager
-	prov   sandbox.Provider
-	inst   sandbox.Instance
-	client *agentd.Client
-	info   wire.Session
-	state  dialect.State
-
-	trajMu sync.Mutex
-	traj   *os.File
-	shots  int
-}
-
-var (
-	_ dialect.Desktop       = (*Session)(nil)
-	_ dialect.ShellHost     = (*Session)(nil)
-	_ dialect.WindowManager = (*Session)(nil)
-	_ task.Sandbox          = (*Session)(nil)
-)
-
-// ID is the session's id.
-func (s *Session) ID() string { return s.info.ID }
-
-// Info describes the session.
-func (s *Session) Info() wire.Session { return s.info }
-
-// Instance is the session's sandbox.
-func (s *Session) Instance() sandbox.Instance { return s.inst }
-
-func (s *Session) stop(ctx context.Context) error {
-	if rel := s.state.Release(); len(rel) > 0 {
-		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, _ = s.client.Input(rctx, rel)
-		cancel()
-	}
-	err := s.prov.Stop(ctx, s.inst.ID)
-	s.record("delete", nil, nil, err, time.Now(), "")
-	s.trajMu.Lock()
-	if s.traj != nil {
-		s.traj.Close()
-		s.traj = nil
-	}
-	s.trajMu.Unlock()
-	s.m.log.Info("session deleted", "id", s.info.ID, "err", err)
-	return err
-}
-
-// step is one line of a trajectory.
-type step struct {
-	Time       time.Time `json:"time"`
-	Call       string    `json:"call"`
-	Args       any       `json:"args,omitempty"`
-	Result     any       `json:"result,omitempty"`
-	Error      string    `json:"error,omitempty"`
-	DurationMS float64   `json:"duration_ms"`
-	Screenshot string    `json:"screenshot,omitempty"`
-}
-
-// record appends one call to the trajectory, if one is kept.
-func (s *Session) record(call string, args, result any, err error, start time.Time, shot string) {
-	s.trajMu.Lock()
-	defer s.trajMu.Unlock()
-	if s.traj == nil {
-		return
-	}
-	st := step{Time: start.UTC(), Call: call, Args: args, Result: result, DurationMS: float64(time.Since(start).Microseconds()) / 1000, Screenshot: shot}
-	if err != nil {
-		st.Error = err.Error()
-	}
-	b, merr := json.Marshal(st)
-	if merr != nil {
-		b, _ = json.Marshal(step{Time: st.Time, Call: call, Error: "unencodable: " + merr.Error()})
-	}
-	_, _ = s.traj.Write(append(b, '\n'))
-}
-
-// saveShot stores a screenshot beside the trajectory and returns its path
-// relative to the trajectory directory.
-func (s *Session) saveShot(sh wire.Screenshot) string {
-	s.trajMu.Lock()
-	defer s.trajMu.Unlock()
-	if s.traj == nil {
-		return ""
-	}
-	s.shots++
-	rel := filepath.Join(s.info.ID, fmt.Sprintf("%04d.%s", s.shots, sh.Format))
-	p := filepath.Join(s.m.cfg.TrajectoryDir, rel)
-	if os.MkdirAll(filepath.Dir(p), 0o755) != nil || os.WriteFile(p, sh.Data, 0o644) != nil {
-		return ""
-	}
-	return rel
-}
-
-// Input runs core actions.
-func (s *Session) Input(ctx context.Context, actions []wire.Action) (wire.InputResult, error) {
-	start := time.Now()
-	res, err := s.client.Input(ctx, actions)
-	s.record("input", actions, res, err, start, "")
-	return res, err
-}
-
-// Screenshot captures the screen.
-func (s *Session) Screenshot(ctx context.Context, o wire.ScreenshotOptions) (wire.Screenshot, error) {
-	start := time.Now()
-	sh, err := s.client.Screenshot(ctx, o)
-	var ref string
-	if err == nil {
-		ref = s.saveShot(sh)
-	}
-	s.record("screenshot", o, map[string]any{"width": sh.Width, "height": sh.Height, "scale": sh.Scale}, err, start, ref)
-	return sh, err
-}
-
-// Cursor returns the pointer position.
-func (s *Session) Cursor(ctx context.Context) (wire.Point, error) {
-	start := time.Now()
-	p, err := s.client.Cursor(ctx)
-	s.record("cursor", nil, p, err, start, "")
-	return p, err
-}
-
-// Screen returns the screen size.
-func (s *Session) Screen(ctx context.Context) (wire.Screen, error) { return s.client.Screen(ctx) }
-
-// Health asks the sandbox's agentd whether its desktop answers.
-func (s *Session) Health(ctx context.Context) (wire.Health, error) { return s.client.Health(ctx) }
-
-// Exec runs a command in the sandbox.
-func (s *Session) Exec(ctx context.Context, r wire.ExecRequest) (wire.ExecResult, error) {
-	start := time.Now()
-	res, err := s.client.Exec(ctx, r)
-	s.record("exec", r, res, err, start, "")
-	return res, err
-}
-
-// ReadFile reads a file of the sandbox.
-func (s *Session) ReadFile(ctx context.Context, path string) ([]byte, error) {
-	start := time.Now()
-	b, err := s.client.ReadFile(ctx, path)
-	s.record("read_file", map[string]string{"path": path}, map[string]int{"bytes": len(b)}, err, start, "")
-	return b, err
-}
-
-// WriteFile writes a file of the sandbox.
-func (s *Session) WriteFile(ctx context.Context, path string, data []byte) error {
-	start := time.Now()
-	err := s.client.WriteFile(ctx, path, data)
-	s.record("write_file", map[string]any{"path": path, "bytes": len(data)}, nil, err, start, "")
-	return err
-}
-
-// Windows lists the top-level windows.
-func (s *Session) Windows(ctx context.Context) ([]wire.Window, error) { return s.client.Windows(ctx) }
-
-// ActivateWindow raises and focuses a window.
-func (s *Session) ActivateWindow(ctx context.Context, id uint32) error {
-	start := time.Now()
-	err := s.client.ActivateWindow(ctx, id)
-	s.record("activate_window", map[string]uint32{"id": id}, nil, err, start, "")
-	return err
-}
-
-// CloseWindow asks a window to close.
-func (s *Session) CloseWindow(ctx context.Context, id uint32) error {
-	start := time.Now()
-	err := s.client.CloseWindow(ctx, id)
-	s.record("close_window", map[string]uint32{"id": id}, nil, err, start, "")
-	return err
-}
-
-// ShellExec runs a command in a named shell session.
-func (s *Session) ShellExec(ctx context.Context, id string, r wire.ShellExecRequest) (wire.Shell, error) {
-	start := time.Now()
-	sh, err := s.client.ShellExec(ctx, id, r)
-	s.record("shell_exec", map[string]any{"id": id, "request": r}, sh, err, start, "")
-	return sh, err
-}
-
-// ShellView returns a shell session's state.
-func (s *Session) ShellView(ctx context.Context, id string) (wire.Shell, error) {
-	return s.client.ShellView(ctx, id)
-}
-
-// ShellWait waits for a shell session's command.
-func (s *Session) ShellWait(ctx context.Context, id string, r wire.ShellWaitRequest) (wire.Shell, error) {
-	return s.client.ShellWait(ctx, id, r)
-}
-
-// ShellWrite writes to a shell session's running command.
-func (s *Session) ShellWrite(ctx context.Context, id string, r wire.ShellWriteRequest) (wire.Shell, error) {
-	start := time.Now()
-	sh, err := s.client.ShellWrite(ctx, id, r)
-	s.record("shell_write", map[string]any{"id": id, "request": r}, sh, err, start, "")
-	return sh, err
-}
-
-// ShellKill kills a shell session's command.
-func (s *Session) ShellKill(ctx context.Context, id string) (wire.Shell, error) {
-	return s.client.ShellKill(ctx, id)
-}
-
-// CallTool calls the tool name of dialect dn ("" means the session's
-// dialect) with JSON arguments. Invalid arguments and refused actions are
-// results with IsError set; the error is for infrastructure failures and
-// unknown dialects.
-func (s *Session) CallTool(ctx context.Context, dn, name string, args json.RawMessage) (dialect.Result, error) {
-	if dn == "" {
-		dn = s.info.Dialect
-	}
-	d, ok := dialect.ByName(dn)
-	if !ok {
-		return dialect.Result{}, invalid("dialect: unknown dialect %q (want one of %s)", dn, strings.Join(dialect.Names(), ", "))
-	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	start := time.Now()
-	res, err := d.Call(ctx, s, &s.state, name, args)
-	var ref string
-	for _, p := range res.Content {
-		if p.Type == "image" {
-			ref = s.saveShot(wire.Screenshot{Data: p.Data, Format: strings.TrimPrefix(p.MIMEType, "image/")})
-		}
-	}
-	summary := map[string]any{"is_error": res.IsError, "text": res.Text(), "done": res.Done}
-	s.record("tool:"+dn+"/"+name, args, summary, err, start, ref)
-	return res, err
-}
-
-// State is the session's dialect state.
-func (s *Session) State() *dialect.State { return &s.state }
