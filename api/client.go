@@ -55,7 +55,7 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s %s: %w", method, path, err)
+		return nil, nil, err // a *url.Error, which names the method and URL
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))

@@ -79,6 +79,7 @@ func (s *server) screenshot(c echo.Context) error {
 	h.Set(wire.HeaderScale, strconv.FormatFloat(shot.Scale, 'f', -1, 64))
 	h.Set(wire.HeaderScreen, fmt.Sprintf("%dx%d", shot.Screen.Width, shot.Screen.Height))
 	h.Set(echo.HeaderCacheControl, "no-store")
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(shot.Data)))
 	return c.Blob(http.StatusOK, "image/"+shot.Format, shot.Data)
 }
 
@@ -173,6 +174,7 @@ func (s *server) readFile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
 	return c.Blob(http.StatusOK, echo.MIMEOctetStream, b)
 }
 

@@ -24,10 +24,6 @@ import (
 	"github.com/deskrun/deskrun/sandbox/pool"
 )
 
-func init() {
-	commands["eval"] = command{"run a task suite against an agent in parallel sandboxes and grade it", eval}
-}
-
 const evalUsage = `usage: deskrun eval --out DIR [flags]
 
 Runs every task of --tasks in a fresh sandbox with the agent of --agent,

@@ -16,10 +16,6 @@ import (
 	"github.com/deskrun/deskrun/sandbox/docker"
 )
 
-func init() {
-	commands["mcp"] = command{"serve one desktop's tools over MCP on stdin and stdout", mcpStdio}
-}
-
 func mcpStdio(args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ExitOnError)
 	prov := fs.String("provider", "auto", "sandbox provider: auto, docker or local")

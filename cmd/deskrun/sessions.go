@@ -3,192 +3,462 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/dialect"
 )
 
-func init() {
-	commands["sessions"] = command{"list, create, inspect, drive and delete sessions of a server", sessions}
-	commands["tools"] = command{"print the tool definitions of a dialect", tools}
+const sessionsUsage = `usage: deskrun sessions VERB [flags] [arguments]
+
+A client of a deskrun server's API. Verbs:
+  list [--json]                       the sessions
+  create [-q] [--provider P] [--image I] [--screen WxH] [--dialect D]
+         [--network] [--env K=V]... [--label K=V]...
+                                      start a sandbox; prints the session (-q: its id)
+  get ID                              the session
+  delete ID...                        destroy sessions
+  screenshot ID [-o FILE] [--max-width N] [--region x0,y0,x1,y1] [--format png|jpeg] [--quality Q]
+                                      save the screen (-o -: to standard output)
+  exec ID [--timeout D] [--dir DIR] [--env K=V]... [--stdin FILE] -- CMD [ARG]...
+                                      run a command; deskrun exits with its status
+  input ID ACTIONS                    run core actions: '{"actions":[...]}' or '[...]', - reads them from stdin
+  cursor ID                           the pointer position
+  tool ID NAME [ARGS] [--dialect D] [--images DIR]
+                                      call a tool with JSON arguments (- reads them from stdin)
+  read ID PATH                        a file of the sandbox, to standard output
+  write ID PATH [FILE]                write a file of the sandbox from FILE or standard input
+
+Every verb takes --server URL (default $DESKRUN_URL, else http://127.0.0.1:8080)
+and --token T (default $DESKRUN_TOKEN).`
+
+// sessionsCmd holds what every verb of `deskrun sessions` shares.
+type sessionsCmd struct {
+	server, token  string
+	stdin          io.Reader
+	stdout, stderr io.Writer
 }
 
-const sessionsUsage = `usage: deskrun sessions [--server URL] [--token T] <verb> ...
-  list
-  create [--provider P] [--image I] [--screen 1280x800] [--dialect D] [--network]
-  get ID
-  delete ID
-  screenshot ID [-o file.png] [--max-width N]
-  exec ID -- CMD [ARGS...]
-  tool ID NAME '{"json":"args"}' [--dialect D]
-The server defaults to $DESKRUN_URL or http://127.0.0.1:8080, the token to $DESKRUN_TOKEN.`
-
-func printJSON(v any) error {
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func sessions(args []string) error {
-	fs := flag.NewFlagSet("sessions", flag.ExitOnError)
-	server := fs.String("server", env("DESKRUN_URL", "http://127.0.0.1:8080"), "deskrun server")
-	token := fs.String("token", os.Getenv("DESKRUN_TOKEN"), "bearer token")
-	fs.Usage = func() { fmt.Fprintln(os.Stderr, sessionsUsage) }
-	fs.Parse(args)
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return fmt.Errorf("a verb is required")
+// flags returns a flag set for verb with --server and --token.
+func (sc *sessionsCmd) flags(verb string) *flag.FlagSet {
+	fs := flag.NewFlagSet("deskrun sessions "+verb, flag.ContinueOnError)
+	fs.SetOutput(sc.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(sc.stderr, sessionsUsage)
+		if verb != "" {
+			fmt.Fprintf(sc.stderr, "\nflags of %s:\n", verb)
+			fs.PrintDefaults()
+		}
 	}
-	c := api.NewClient(*server, *token, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	verb, rest := fs.Arg(0), fs.Args()[1:]
-	needID := func() (string, error) {
+	fs.StringVar(&sc.server, "server", sc.server, "deskrun server URL")
+	fs.StringVar(&sc.token, "token", sc.token, "bearer token")
+	return fs
+}
+
+// parseAll parses flags anywhere among args (up to a "--", after which
+// everything is an argument) and returns the arguments.
+func parseAll(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
 		if len(rest) == 0 {
-			return "", fmt.Errorf("%s: a session id is required", verb)
+			return pos, nil
 		}
-		return rest[0], nil
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
-	switch verb {
-	case "list":
-		l, err := c.Sessions(ctx)
-		if err != nil {
-			return err
-		}
-		return printJSON(wire.SessionList{Sessions: l})
-	case "create":
-		cf := flag.NewFlagSet("create", flag.ExitOnError)
-		prov := cf.String("provider", "", "provider (server default if empty)")
-		image := cf.String("image", "", "sandbox image (docker)")
-		screen := cf.String("screen", "", "screen size WxH")
-		dn := cf.String("dialect", "", "default tool dialect")
-		network := cf.Bool("network", false, "give the sandbox network egress")
-		cf.Parse(rest)
-		req := wire.CreateSessionRequest{Provider: *prov, Image: *image, Dialect: *dn, Network: *network}
-		if *screen != "" {
-			if _, err := fmt.Sscanf(*screen, "%dx%d", &req.Screen.Width, &req.Screen.Height); err != nil {
-				return fmt.Errorf("--screen: want WxH, got %q", *screen)
-			}
-		}
-		s, err := c.CreateSession(ctx, req)
-		if err != nil {
-			return err
-		}
-		return printJSON(s)
-	case "get":
-		id, err := needID()
-		if err != nil {
-			return err
-		}
-		s, err := c.Session(ctx, id)
-		if err != nil {
-			return err
-		}
-		return printJSON(s)
-	case "delete":
-		id, err := needID()
-		if err != nil {
-			return err
-		}
-		return c.DeleteSession(ctx, id)
-	case "screenshot":
-		id, err := needID()
-		if err != nil {
-			return err
-		}
-		sf := flag.NewFlagSet("screenshot", flag.ExitOnError)
-		out := sf.String("o", "screenshot.png", "output file")
-		mw := sf.Int("max-width", 0, "scale down to this width")
-		sf.Parse(rest[1:])
-		o := wire.ScreenshotOptions{MaxWidth: *mw}
-		if strings.HasSuffix(*out, ".jpg") || strings.HasSuffix(*out, ".jpeg") {
-			o.Format = wire.FormatJPEG
-		}
-		shot, err := c.Screenshot(ctx, id, o)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("%s: %dx%d (scale %g of %dx%d)\n", *out, shot.Width, shot.Height, shot.Scale, shot.Screen.Width, shot.Screen.Height)
-		return os.WriteFile(*out, shot.Data, 0o644)
-	case "exec":
-		id, err := needID()
-		if err != nil {
-			return err
-		}
-		cmd := rest[1:]
-		if len(cmd) > 0 && cmd[0] == "--" {
-			cmd = cmd[1:]
-		}
-		if len(cmd) == 0 {
-			return fmt.Errorf("exec: a command is required")
-		}
-		r, err := c.Exec(ctx, id, wire.ExecRequest{Cmd: cmd})
-		if err != nil {
-			return err
-		}
-		os.Stdout.WriteString(r.Stdout)
-		os.Stderr.WriteString(r.Stderr)
-		if r.ExitCode != 0 {
-			return fmt.Errorf("exit status %d", r.ExitCode)
-		}
-		return nil
-	case "tool":
-		if len(rest) < 2 {
-			return fmt.Errorf("tool: want ID NAME [JSON-ARGS]")
-		}
-		tf := flag.NewFlagSet("tool", flag.ExitOnError)
-		dn := tf.String("dialect", "", "dialect (the session's if empty)")
-		var args json.RawMessage = []byte("{}")
-		pos := rest[2:]
-		if len(pos) > 0 && !strings.HasPrefix(pos[0], "-") {
-			args = json.RawMessage(pos[0])
-			pos = pos[1:]
-		}
-		tf.Parse(pos)
-		r, err := c.CallTool(ctx, rest[0], *dn, rest[1], args)
-		if err != nil {
-			return err
-		}
-		for i := range r.Content {
-			if r.Content[i].Type == "image" {
-				r.Content[i].Data = nil // keep the terminal readable
-			}
-		}
-		return printJSON(r)
-	}
-	fs.Usage()
-	return fmt.Errorf("unknown verb %q", verb)
 }
 
-func tools(args []string) error {
-	fs := flag.NewFlagSet("tools", flag.ExitOnError)
-	dn := fs.String("dialect", "anthropic", "dialect: "+strings.Join(dialect.Names(), ", "))
-	asJSON := fs.Bool("json", false, "print the function schemas ({name, description, parameters}) an agent's tool list takes")
-	full := fs.Bool("full", false, "print the full definitions (level 2) as JSON")
-	fs.Parse(args)
-	defs, ok := dialect.Definitions(*dn)
+func sessions(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runSessions(ctx, args, os.Stdin, stdout, stderr)
+}
+
+func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	sc := &sessionsCmd{
+		server: env("DESKRUN_URL", "http://127.0.0.1:8080"),
+		token:  os.Getenv("DESKRUN_TOKEN"),
+		stdin:  stdin, stdout: stdout, stderr: stderr,
+	}
+	// Flags may come before the verb too.
+	top := sc.flags("")
+	if err := parse(top, args); err != nil {
+		return err
+	}
+	if top.NArg() == 0 {
+		top.Usage()
+		return usagef("a verb is required")
+	}
+	verb, rest := top.Arg(0), top.Args()[1:]
+	verbs := map[string]func(context.Context, []string) error{
+		"list": sc.list, "create": sc.create, "get": sc.get, "delete": sc.delete,
+		"screenshot": sc.screenshot, "exec": sc.exec, "input": sc.input, "cursor": sc.cursor,
+		"tool": sc.tool, "read": sc.read, "write": sc.write,
+	}
+	f, ok := verbs[verb]
 	if !ok {
-		return fmt.Errorf("--dialect: unknown dialect %q (want one of %s)", *dn, strings.Join(dialect.Names(), ", "))
+		top.Usage()
+		return usagef("unknown verb %q", verb)
 	}
-	switch {
-	case *full:
-		return printJSON(defs)
-	case *asJSON:
-		fns := make([]any, 0, len(defs))
-		for _, d := range defs {
-			fns = append(fns, d.Function())
-		}
-		return printJSON(fns)
+	err := f(ctx, rest)
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("no deskrun server answers at %s (start one with deskrun serve, or set --server or DESKRUN_URL): %w", sc.server, err)
 	}
-	for _, d := range defs {
-		s := d.Summary()
-		fmt.Printf("%-28s %s\n", s.Name, s.Description)
+	return err
+}
+
+func (sc *sessionsCmd) client() *api.Client { return api.NewClient(sc.server, sc.token, nil) }
+
+// want checks the number of arguments of a verb.
+func want(verb string, pos []string, min, max int, what string) error {
+	if len(pos) < min || (max >= 0 && len(pos) > max) {
+		return usagef("%s: want %s, got %d arguments", verb, what, len(pos))
 	}
 	return nil
+}
+
+func (sc *sessionsCmd) list(ctx context.Context, args []string) error {
+	fs := sc.flags("list")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("list", pos, 0, 0, "no arguments"); err != nil {
+		return err
+	}
+	l, err := sc.client().Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if l == nil {
+			l = []wire.Session{}
+		}
+		return writeJSON(sc.stdout, wire.SessionList{Sessions: l})
+	}
+	tw := tabwriter.NewWriter(sc.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPROVIDER\tSCREEN\tDIALECT\tAGE")
+	for _, s := range l {
+		fmt.Fprintf(tw, "%s\t%s\t%dx%d\t%s\t%s\n", s.ID, s.Provider, s.Screen.Width, s.Screen.Height, s.Dialect, time.Since(s.CreatedAt).Round(time.Second))
+	}
+	return tw.Flush()
+}
+
+func parseScreen(s string) (wire.Screen, error) {
+	var sc wire.Screen
+	w, h, ok := strings.Cut(s, "x")
+	if _, err := fmt.Sscanf(w+" "+h, "%d %d", &sc.Width, &sc.Height); !ok || err != nil {
+		return sc, usagef("--screen: want WxH, e.g. 1280x800, got %q", s)
+	}
+	return sc, nil
+}
+
+func (sc *sessionsCmd) create(ctx context.Context, args []string) error {
+	fs := sc.flags("create")
+	var req wire.CreateSessionRequest
+	fs.StringVar(&req.Provider, "provider", "", "provider: docker or local (default the server's)")
+	fs.StringVar(&req.Image, "image", "", "sandbox image (docker; default the server's)")
+	screen := fs.String("screen", "", "screen size WxH (default 1280x800)")
+	fs.StringVar(&req.Dialect, "dialect", "", "dialect of tool calls that name none (default the server's)")
+	fs.BoolVar(&req.Network, "network", false, "give the sandbox network egress")
+	var envs, labels keyValues
+	fs.Var(&envs, "env", "K=V added to the sandbox's environment (repeatable)")
+	fs.Var(&labels, "label", "K=V label of the sandbox (repeatable)")
+	quiet := fs.Bool("q", false, "print only the session id")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("create", pos, 0, 0, "no arguments"); err != nil {
+		return err
+	}
+	if *screen != "" {
+		if req.Screen, err = parseScreen(*screen); err != nil {
+			return err
+		}
+	}
+	req.Env, req.Labels = envs, labels
+	s, err := sc.client().CreateSession(ctx, req)
+	if err != nil {
+		return err
+	}
+	if *quiet {
+		_, err := fmt.Fprintln(sc.stdout, s.ID)
+		return err
+	}
+	return writeJSON(sc.stdout, s)
+}
+
+func (sc *sessionsCmd) get(ctx context.Context, args []string) error {
+	pos, err := parseAll(sc.flags("get"), args)
+	if err != nil {
+		return err
+	}
+	if err := want("get", pos, 1, 1, "a session id"); err != nil {
+		return err
+	}
+	s, err := sc.client().Session(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	return writeJSON(sc.stdout, s)
+}
+
+func (sc *sessionsCmd) delete(ctx context.Context, args []string) error {
+	pos, err := parseAll(sc.flags("delete"), args)
+	if err != nil {
+		return err
+	}
+	if err := want("delete", pos, 1, -1, "session ids"); err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range pos {
+		if err := sc.client().DeleteSession(ctx, id); err != nil {
+			errs = append(errs, fmt.Errorf("delete %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (sc *sessionsCmd) screenshot(ctx context.Context, args []string) error {
+	fs := sc.flags("screenshot")
+	out := fs.String("o", "screenshot.png", "output file; - for standard output")
+	var o wire.ScreenshotOptions
+	fs.IntVar(&o.MaxWidth, "max-width", 0, "scale down to at most this width")
+	region := fs.String("region", "", "crop to x0,y0,x1,y1 before scaling")
+	fs.StringVar(&o.Format, "format", "", "png or jpeg (default from the file name, else png)")
+	fs.IntVar(&o.Quality, "quality", 0, "JPEG quality 1..100")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("screenshot", pos, 1, 1, "a session id"); err != nil {
+		return err
+	}
+	if o.Format == "" {
+		switch strings.ToLower(filepath.Ext(*out)) {
+		case ".jpg", ".jpeg":
+			o.Format = wire.FormatJPEG
+		}
+	}
+	if *region != "" {
+		r, err := wire.ParseRegion(*region, wire.Screen{})
+		if err != nil {
+			return usageError{fmt.Errorf("--%w", err)}
+		}
+		o.Region = &r
+	}
+	shot, err := sc.client().Screenshot(ctx, pos[0], o)
+	if err != nil {
+		return err
+	}
+	if *out == "-" {
+		_, err := sc.stdout.Write(shot.Data)
+		return err
+	}
+	if err := os.WriteFile(*out, shot.Data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(sc.stderr, "%s: %s %dx%d (scale %g of the %dx%d screen)\n", *out, shot.Format, shot.Width, shot.Height, shot.Scale, shot.Screen.Width, shot.Screen.Height)
+	return nil
+}
+
+func (sc *sessionsCmd) exec(ctx context.Context, args []string) error {
+	fs := sc.flags("exec")
+	timeout := fs.Duration("timeout", 0, "kill the command after this long (default the sandbox's, 30s)")
+	dir := fs.String("dir", "", "absolute working directory (default the user's home)")
+	stdinFile := fs.String("stdin", "", "file to feed the command's standard input; - for deskrun's")
+	var envs keyValues
+	fs.Var(&envs, "env", "K=V added to the command's environment (repeatable)")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("exec", pos, 2, -1, "a session id and a command (ID -- CMD [ARG]...)"); err != nil {
+		return err
+	}
+	req := wire.ExecRequest{Cmd: pos[1:], TimeoutMS: int(timeout.Milliseconds()), Dir: *dir, Env: envs}
+	if *stdinFile != "" {
+		b, err := readInput(sc.stdin, *stdinFile)
+		if err != nil {
+			return err
+		}
+		req.Stdin = string(b)
+	}
+	r, err := sc.client().Exec(ctx, pos[0], req)
+	if err != nil {
+		return err
+	}
+	io.WriteString(sc.stdout, r.Stdout)
+	io.WriteString(sc.stderr, r.Stderr)
+	switch {
+	case r.TimedOut:
+		fmt.Fprintf(sc.stderr, "deskrun: %s timed out\n", pos[1])
+		return exitError{124}
+	case r.ExitCode != 0:
+		return exitError{r.ExitCode}
+	}
+	return nil
+}
+
+// readInput reads name, or r when name is "-".
+func readInput(r io.Reader, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(r)
+	}
+	return os.ReadFile(name)
+}
+
+func (sc *sessionsCmd) input(ctx context.Context, args []string) error {
+	pos, err := parseAll(sc.flags("input"), args)
+	if err != nil {
+		return err
+	}
+	if err := want("input", pos, 2, 2, `a session id and actions ('{"actions":[...]}', '[...]' or -)`); err != nil {
+		return err
+	}
+	body := []byte(pos[1])
+	if pos[1] == "-" {
+		if body, err = io.ReadAll(sc.stdin); err != nil {
+			return err
+		}
+	}
+	var req wire.InputRequest
+	trimmed := strings.TrimSpace(string(body))
+	if strings.HasPrefix(trimmed, "[") {
+		err = json.Unmarshal(body, &req.Actions)
+	} else {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		return usagef("input: actions are not valid JSON: %v", err)
+	}
+	res, err := sc.client().Input(ctx, pos[0], req.Actions)
+	if res.Results != nil || res.Error != nil {
+		if werr := writeJSON(sc.stdout, res); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+func (sc *sessionsCmd) cursor(ctx context.Context, args []string) error {
+	pos, err := parseAll(sc.flags("cursor"), args)
+	if err != nil {
+		return err
+	}
+	if err := want("cursor", pos, 1, 1, "a session id"); err != nil {
+		return err
+	}
+	p, err := sc.client().Cursor(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	return writeJSON(sc.stdout, p)
+}
+
+func (sc *sessionsCmd) tool(ctx context.Context, args []string) error {
+	fs := sc.flags("tool")
+	dn := fs.String("dialect", "", "dialect (default the session's)")
+	images := fs.String("images", "", "save the images of the result in `DIR` (they are left out of the printed JSON)")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("tool", pos, 2, 3, "a session id, a tool name and optional JSON arguments"); err != nil {
+		return err
+	}
+	var targs json.RawMessage
+	if len(pos) == 3 {
+		targs = json.RawMessage(pos[2])
+		if pos[2] == "-" {
+			if targs, err = io.ReadAll(sc.stdin); err != nil {
+				return err
+			}
+		}
+		if !json.Valid(targs) {
+			return usagef("tool: the arguments are not valid JSON: %s", targs)
+		}
+	}
+	var callArgs any
+	if targs != nil {
+		callArgs = targs
+	}
+	r, err := sc.client().CallTool(ctx, pos[0], *dn, pos[1], callArgs)
+	if err != nil {
+		return err
+	}
+	for i := range r.Content {
+		p := &r.Content[i]
+		if p.Type != "image" {
+			continue
+		}
+		if *images != "" {
+			ext := strings.TrimPrefix(p.MIMEType, "image/")
+			name := filepath.Join(*images, fmt.Sprintf("%s-%d.%s", pos[1], i, ext))
+			if err := os.WriteFile(name, p.Data, 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(sc.stderr, "%s: %s %dx%d\n", name, p.MIMEType, p.Width, p.Height)
+		}
+		p.Data = nil // keep the terminal readable
+	}
+	if err := writeJSON(sc.stdout, r); err != nil {
+		return err
+	}
+	if r.IsError {
+		return exitError{1}
+	}
+	return nil
+}
+
+func (sc *sessionsCmd) read(ctx context.Context, args []string) error {
+	pos, err := parseAll(sc.flags("read"), args)
+	if err != nil {
+		return err
+	}
+	if err := want("read", pos, 2, 2, "a session id and a path"); err != nil {
+		return err
+	}
+	b, err := sc.client().ReadFile(ctx, pos[0], pos[1])
+	if err != nil {
+		return err
+	}
+	_, err = sc.stdout.Write(b)
+	return err
+}
+
+func (sc *sessionsCmd) write(ctx context.Context, args []string) error {
+	pos, err := parseAll(sc.flags("write"), args)
+	if err != nil {
+		return err
+	}
+	if err := want("write", pos, 2, 3, "a session id, a path and optionally a local file"); err != nil {
+		return err
+	}
+	src := "-"
+	if len(pos) == 3 {
+		src = pos[2]
+	}
+	b, err := readInput(sc.stdin, src)
+	if err != nil {
+		return err
+	}
+	return sc.client().WriteFile(ctx, pos[0], pos[1], b)
 }

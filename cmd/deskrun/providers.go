@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/docker"
+	"github.com/deskrun/deskrun/sandbox/local"
+	"github.com/moby/moby/client"
+)
+
+// serveOwner is the owner label (sandbox.LabelOwner) of the containers of
+// deskrun serve, so that a restarted server, or deskrun reap, finds what
+// a crashed one left. Other subcommands label theirs with their process
+// id, so a starting server never removes the sandboxes of a running eval.
+const serveOwner = "deskrun-serve"
+
+// setupProviders makes the providers prov asks for ("auto", "docker" or
+// "local") and returns them with the functions that release them. auto
+// means docker where an engine answers and the image exists, plus local
+// beside it when agentd and Xvfb are here; a docker provider labels its
+// containers with serveOwner when reap is set (and removes that owner's
+// leftovers first), with this process's own owner otherwise.
+func setupProviders(ctx context.Context, prov, agentdPath, image string, reap bool, log *slog.Logger) (map[string]sandbox.Provider, []func(context.Context) error, error) {
+	owner := fmt.Sprintf("deskrun-%d", os.Getpid())
+	if reap {
+		owner = serveOwner
+	}
+	return setupProvidersFor(ctx, providerOptions{Provider: prov, AgentdPath: agentdPath, Image: image, Owner: owner, Reap: reap}, log)
+}
+
+// providerOptions say which providers to make and how.
+type providerOptions struct {
+	// Provider is "auto", "docker" or "local".
+	Provider string
+	// AgentdPath is the agentd binary of local sandboxes; empty means
+	// agentd beside the deskrun binary, else in $PATH.
+	AgentdPath string
+	// Image is the docker provider's default image.
+	Image string
+	// Owner labels the docker provider's containers.
+	Owner string
+	// Reap removes the containers of Owner at start.
+	Reap bool
+}
+
+func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger) (map[string]sandbox.Provider, []func(context.Context) error, error) {
+	switch o.Provider {
+	case "auto", "docker", "local":
+	default:
+		return nil, nil, usagef("--provider: unknown provider %q (want auto, docker or local)", o.Provider)
+	}
+	providers := map[string]sandbox.Provider{}
+	var closers []func(context.Context) error
+	if o.Provider == "auto" || o.Provider == "docker" {
+		dp, err := dockerProvider(ctx, o.Image, o.Owner, o.Provider == "docker", log)
+		switch {
+		case err != nil && o.Provider == "docker":
+			return nil, nil, err
+		case err != nil:
+			log.InfoContext(ctx, "docker provider unavailable; using local sandboxes", "reason", err.Error())
+		default:
+			providers["docker"] = dp
+			if o.Reap {
+				ids, err := dp.Reap(ctx, map[string]string{sandbox.LabelOwner: o.Owner})
+				if len(ids) > 0 {
+					log.InfoContext(ctx, "removed sandboxes a previous server left", "count", len(ids), "owner", o.Owner)
+				}
+				if err != nil {
+					log.WarnContext(ctx, "remove leftover sandboxes", "err", err)
+				}
+			}
+		}
+	}
+	if o.Provider == "auto" || o.Provider == "local" {
+		lp, err := localProvider(o.AgentdPath)
+		switch {
+		case err == nil:
+			providers["local"] = lp
+			closers = append(closers, lp.Close)
+		case o.Provider == "local" || len(providers) == 0:
+			return nil, nil, err
+		default:
+			log.InfoContext(ctx, "local provider unavailable", "reason", err.Error())
+		}
+	}
+	return providers, closers, nil
+}
+
+// defaultProvider is the provider of sessions that name none: docker when
+// there is one.
+func defaultProvider(providers map[string]sandbox.Provider) string {
+	if providers["docker"] != nil {
+		return "docker"
+	}
+	return "local"
+}
+
+func localProvider(agentdPath string) (*local.Provider, error) {
+	bin, err := findAgentd(agentdPath)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := local.New(bin, "openbox")
+	if err != nil {
+		return nil, fmt.Errorf("local provider: %w", err)
+	}
+	return lp, nil
+}
+
+// dockerProvider connects to the engine. Unless required, it also insists
+// that the image exists, so that auto falls back to local sandboxes on a
+// machine where the image was never built.
+func dockerProvider(ctx context.Context, image, owner string, required bool, log *slog.Logger) (*docker.Provider, error) {
+	cli, err := client.New(client.FromEnv)
+	if err != nil {
+		return nil, fmt.Errorf("docker client: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := cli.Ping(pctx, client.PingOptions{}); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("no Docker engine answers (is DOCKER_HOST right?): %w", err)
+	}
+	if !required {
+		if _, err := cli.ImageInspect(pctx, image); err != nil {
+			cli.Close()
+			return nil, fmt.Errorf("image %s is not built (images/build.sh builds it): %w", image, err)
+		}
+	}
+	return docker.New(cli, docker.Config{
+		Image:  image,
+		Labels: map[string]string{sandbox.LabelOwner: owner},
+		Logger: log.With("provider", "docker"),
+	}), nil
+}
+
+// findAgentd returns flagPath, or else agentd beside the deskrun binary
+// (bin/agentd when deskrun is bin/deskrun), or else agentd in $PATH.
+func findAgentd(flagPath string) (string, error) {
+	if flagPath != "" {
+		if _, err := exec.LookPath(flagPath); err != nil {
+			return "", fmt.Errorf("--agentd: %w", err)
+		}
+		return flagPath, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "agentd")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("agentd")
+	if err != nil {
+		return "", errors.New("agentd not found beside deskrun or in PATH (make build puts both in bin/); pass --agentd")
+	}
+	return p, nil
+}
