@@ -203,4 +203,3 @@ func writeFile(t *testing.T, name, content string) string {
 	}
 	return p
 }
-

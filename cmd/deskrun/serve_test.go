@@ -3,8 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"net/http"
 	"os"
@@ -297,4 +297,3 @@ func TestServeAuto(t *testing.T) {
 		t.Errorf("exit status %d after SIGINT", c)
 	}
 }
-
