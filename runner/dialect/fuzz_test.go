@@ -106,6 +106,17 @@ func fuzzDialect(f *testing.F, dl Dialect, compile compileFunc) {
 		if res.IsError && strings.TrimSpace(res.Text()) == "" {
 			t.Errorf("Call %s %q: error result without text", name, args)
 		}
+		// agentd may refuse a key name it does not know (names that look
+		// like keysyms pass through) and, for OSWorld, which does not
+		// check coordinates itself, a point off the screen; any other
+		// refusal is a core action the dialect should not have built.
+		for _, l := range fk.trace {
+			msg, refused := strings.CutPrefix(strings.TrimSpace(l), "-> refused: ")
+			if refused && !strings.Contains(msg, "unknown key name") &&
+				!(dl.Name() == "osworld" && strings.Contains(msg, "off the screen")) {
+				t.Errorf("Call %s %q: agentd refuses the actions: %s", name, args, msg)
+			}
+		}
 	})
 }
 
