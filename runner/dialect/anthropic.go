@@ -154,7 +154,7 @@ func (a anthropic) compile(name string, args json.RawMessage, e env) (Plan, erro
 	if err != nil {
 		return Plan{}, err
 	}
-	if n := len(steps); n > 0 && (steps[n-1].Op == opInput || steps[n-1].Op == opDragFromCursor) {
+	if n := len(steps); n == 0 || steps[n-1].Op == opInput || steps[n-1].Op == opDragFromCursor {
 		steps = append(steps, textStep("OK"))
 	}
 	return Plan{Steps: steps}, nil
