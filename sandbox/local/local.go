@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -191,7 +192,6 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		os.RemoveAll(home)
 		return sandbox.Instance{}, fmt.Errorf("pipe: %w", err)
 	}
-	defer rd.Close()
 	args := []string{"--addr", "127.0.0.1:0", "--xvfb", "--screen", fmt.Sprintf("%dx%dx24", spec.Screen.Width, spec.Screen.Height)}
 	if p.cfg.WM != "" {
 		args = append(args, "--wm", p.cfg.WM)
@@ -208,6 +208,7 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 	// killed with the runner should the runner die first.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
+		rd.Close()
 		wr.Close()
 		os.RemoveAll(home)
 		return sandbox.Instance{}, fmt.Errorf("start agentd: %w", err)
@@ -230,8 +231,13 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 	}
 	lines := make(chan string, 1)
 	go func() {
-		line, _ := bufio.NewReader(rd).ReadString('\n')
+		// Read to the end, until agentd exits: a later write to a pipe
+		// nobody reads would kill it with SIGPIPE.
+		defer rd.Close()
+		br := bufio.NewReader(rd)
+		line, _ := br.ReadString('\n')
 		lines <- line
+		_, _ = io.Copy(pr.stderr, br)
 	}()
 	var r ready
 	select {
