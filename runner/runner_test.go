@@ -504,3 +504,38 @@ func TestNewManagerChecksConfig(t *testing.T) {
 		t.Errorf("defaults: %+v %v", m, err)
 	}
 }
+
+// BenchmarkCreate measures creating a session on a local sandbox (with
+// openbox when installed) until its agentd answers; the median is
+// reported as median-create-ms.
+func BenchmarkCreate(b *testing.B) {
+	if agentdBin == "" {
+		b.Skip("needs Xvfb")
+	}
+	p, err := local.New(agentdBin, "openbox")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewManager(Config{Providers: map[string]sandbox.Provider{"local": p}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	defer m.Close(context.Background())
+	var took []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		s, err := m.Create(b.Context(), wire.CreateSessionRequest{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(t0))
+		b.StopTimer()
+		if err := m.Delete(b.Context(), s.ID()); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-create-ms")
+}
