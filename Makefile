@@ -33,8 +33,16 @@ check:
 unit:
 	$(GO) test -race -count=1 ./...
 
+# bench prints the side-by-side table (screenshots, pointer moves, typing
+# fidelity against scrot, ImageMagick and xdotool), then, where a Docker
+# engine answers, the sandbox figures: cold start, warm-pool acquire, idle
+# memory and density.
 bench: deps build
 	$(GO) run -tags bench ./bench
+	@if docker info >/dev/null 2>&1; then \
+		$(MAKE) images && \
+		TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 30m ./e2e/; \
+	else echo "no Docker engine: sandbox benchmarks skipped"; fi
 
 # images builds the sandbox images (and the base they start from) when
 # missing or out of date; e2e runs the end-to-end tests on them.
