@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/agentd"
@@ -80,6 +81,7 @@ func newEcho(cfg Config) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
+	e.Use(s.logRequest)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: s.logPanic}))
 
 	// auth runs after routing, on every route (unknown ones included) but
@@ -131,4 +133,19 @@ func (s *server) auth(next echo.HandlerFunc) echo.HandlerFunc {
 // can start sandboxes on.
 func (s *server) health(c echo.Context) error {
 	return c.JSON(http.StatusOK, wire.Health{Status: "ok", Providers: s.m.Providers()})
+}
+
+// logRequest logs every request at debug level once it is answered.
+func (s *server) logRequest(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err) // answer now, so the status is known
+		}
+		req := c.Request()
+		s.log.DebugContext(req.Context(), "request", "method", req.Method, "path", req.URL.Path,
+			"status", c.Response().Status, "bytes", c.Response().Size, "ms", time.Since(start).Milliseconds())
+		return nil
+	}
 }

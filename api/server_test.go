@@ -148,6 +148,18 @@ func TestAuth(t *testing.T) {
 			}
 		})
 	}
+	// /mcp is behind the same token.
+	mcp := unitServer(t, Config{Token: "s3cret", MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "mcp "+r.Method)
+	})})
+	if a := call(t, mcp.URL, "POST", "/mcp", "", "{}"); a.status != 401 {
+		t.Errorf("/mcp without the token: %d", a.status)
+	}
+	if a := call(t, mcp.URL, "POST", "/mcp", "s3cret", "{}"); a.status != 200 || string(a.body) != "mcp POST" {
+		t.Errorf("/mcp with the token: %d %s", a.status, a.body)
+	}
+	checkError(t, call(t, mcp.URL, "PUT", "/mcp", "s3cret", "{}"), 405, codeMethodNotAllowed, "PUT")
+
 	// The client sends the token and classifies a refusal.
 	if _, err := NewClient(ts.URL, "s3cret", nil).Sessions(t.Context()); err != nil {
 		t.Errorf("client with the token: %v", err)
