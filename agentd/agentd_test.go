@@ -8,14 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,13 +24,15 @@ import (
 
 const token = "test-token"
 
+// needX skips a test of the local X tier in -short mode and fails it when
+// a program it needs is missing.
 func needX(t testing.TB) {
 	t.Helper()
-	for _, p := range []string{"Xvfb", "xdotool", "xsetroot", "xterm"} {
+	if testing.Short() {
+		t.Skip("needs Xvfb; skipped in -short mode")
+	}
+	for _, p := range []string{"Xvfb", "xdotool", "xsetroot", "xterm", "openbox"} {
 		if _, err := exec.LookPath(p); err != nil {
-			if testing.Short() {
-				t.Skipf("%s is not installed (scripts/install-deps.sh installs it)", p)
-			}
 			t.Fatalf("%s is not installed (scripts/install-deps.sh installs it)", p)
 		}
 	}
@@ -406,14 +406,9 @@ func TestBinaryLifecycle(t *testing.T) {
 	}
 }
 
-var fuzzServer struct {
-	once sync.Once
-	h    http.Handler
-	err  error
-}
-
 // FuzzInput sends arbitrary bodies to /v1/input: never a panic, never a
-// 500.
+// 500, and every refusal in the contract's error shape. With -fuzz each
+// worker process starts its own agentd and Xvfb.
 func FuzzInput(f *testing.F) {
 	for _, s := range []string{
 		`{"actions":[{"type":"move","x":1,"y":2}]}`,
@@ -421,31 +416,37 @@ func FuzzInput(f *testing.F) {
 		`{"actions":[{"type":"key","keys":["ctrl","c"],"repeat":2}]}`,
 		`{"actions":[{"type":"drag","path":[[1,1],[2,2]]}]}`,
 		`{"actions":[{"type":"scroll","dy":-3}]}`,
-		`{"actions":null}`, `[]`, `{"actions":[{}]}`, "",
+		`{"actions":[{"type":"click","x":1279,"y":799,"button":"right","count":2}]}`,
+		`{"actions":[{"type":"key_down","key":"Shift_L"},{"type":"key_up","key":"Shift_L"}]}`,
+		`{"actions":[{"type":"wait","ms":50000}]}`,
+		`{"actions":null}`, `[]`, `{"actions":[{}]}`, "", `{"actions":[{"type":"move","x":1e99,"y":-0}]}`,
 	} {
 		f.Add(s)
 	}
+	srv, _ := start(f)
+	h := srv.Handler()
 	f.Fuzz(func(t *testing.T, body string) {
-		fuzzServer.once.Do(func() {
-			needX(t)
-			s, err := Start(context.Background(), Config{Addr: "127.0.0.1:0", Xvfb: true, Screen: wire.Screen{Width: 640, Height: 480}})
-			fuzzServer.h, fuzzServer.err = nil, err
-			if err == nil {
-				fuzzServer.h = s.Handler()
-			}
-		})
-		if fuzzServer.err != nil {
-			t.Fatal(fuzzServer.err)
-		}
+		// Bound waits and drags: the handler must stop at the request's
+		// deadline.
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		req := httptest.NewRequestWithContext(ctx, "POST", "/v1/input", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
 		rec := httptest.NewRecorder()
-		fuzzServer.h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/input", strings.NewReader(body)))
-		if rec.Code >= 500 {
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 && !(rec.Code == http.StatusGatewayTimeout && ctx.Err() != nil) {
 			t.Fatalf("body %q: status %d: %s", body, rec.Code, rec.Body)
+		}
+		if rec.Code != http.StatusOK {
+			var eb struct {
+				Error *wire.Error `json:"error"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &eb); err != nil || eb.Error == nil || eb.Error.Code == "" || eb.Error.Message == "" {
+				t.Fatalf("body %q: status %d with %s, not the error shape", body, rec.Code, rec.Body)
+			}
 		}
 	})
 }
-
-var _ = color.RGBA{}
 
 // TestBackgroundProgramsOutliveExecNotAgentd: `xterm &` style commands
 // return at once and keep running, until agentd stops.

@@ -273,3 +273,22 @@ func (c *Client) ShellKill(ctx context.Context, id string) (wire.Shell, error) {
 	err := c.json(ctx, http.MethodPost, shellPath(id, "kill"), nil, &s)
 	return s, err
 }
+
+// Clipboard returns the text of the desktop's CLIPBOARD selection. An
+// agentd whose X client cannot read selections answers
+// [errdefs.ErrNotImplemented].
+func (c *Client) Clipboard(ctx context.Context) (string, error) {
+	_, b, err := c.do(ctx, http.MethodGet, "/v1/clipboard", nil, "", nil)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// SetClipboard puts text on the desktop's CLIPBOARD selection (at most
+// [MaxClipboard] bytes of UTF-8). An agentd whose X client cannot own
+// selections answers [errdefs.ErrNotImplemented].
+func (c *Client) SetClipboard(ctx context.Context, text string) error {
+	_, _, err := c.do(ctx, http.MethodPut, "/v1/clipboard", strings.NewReader(text), "text/plain; charset=utf-8", nil)
+	return err
+}

@@ -31,6 +31,12 @@ type desktop struct {
 	wm      *exec.Cmd
 	closed  bool
 	exited  chan struct{} // closed when the current Xvfb exits
+
+	// Redialling an attached display (see get).
+	dialMu   sync.Mutex
+	lastDial time.Time
+	dialErr  error
+
 	stop    chan struct{}
 	stopped chan struct{}
 }
@@ -193,14 +199,100 @@ func (d *desktop) supervise() {
 }
 
 // get returns the X connection, or an unavailable error while the X
-// server is down.
+// server is down. Attached to a display agentd did not start, it dials
+// again (at most every redialEvery) after the connection was lost.
 func (d *desktop) get() (*x11.Conn, error) {
 	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.conn == nil {
+	c, closed := d.conn, d.closed
+	d.mu.RUnlock()
+	switch {
+	case c != nil:
+		return c, nil
+	case closed:
+		return nil, errdefs.ErrUnavailable.WithMessage("agentd is stopping")
+	case d.cfg.Xvfb:
 		return nil, errdefs.ErrUnavailable.WithMessage("the X server is not running (restarting)")
 	}
-	return d.conn, nil
+	return d.redial()
+}
+
+// redialEvery spaces the attempts to reach an attached display again.
+const redialEvery = 100 * time.Millisecond
+
+func (d *desktop) redial() (*x11.Conn, error) {
+	d.dialMu.Lock()
+	defer d.dialMu.Unlock()
+	d.mu.RLock()
+	c := d.conn
+	d.mu.RUnlock()
+	if c != nil {
+		return c, nil
+	}
+	if time.Since(d.lastDial) < redialEvery && d.dialErr != nil {
+		return nil, d.dialErr
+	}
+	d.lastDial = time.Now()
+	c, err := x11.Dial(d.display)
+	if err != nil {
+		d.dialErr = errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("the X server on %s does not answer: %v", d.display, err))
+		return nil, d.dialErr
+	}
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		_ = c.Close()
+		return nil, errdefs.ErrUnavailable.WithMessage("agentd is stopping")
+	}
+	d.conn, d.dialErr = c, nil
+	d.mu.Unlock()
+	d.log.Info("X server reached again", "display", d.display)
+	return c, nil
+}
+
+// ping checks that the X server answers.
+func (d *desktop) ping() error {
+	c, err := d.get()
+	if err != nil {
+		return err
+	}
+	if err := c.Ping(); err != nil {
+		d.lost(c)
+		return errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("the X server on %s does not answer: %v", d.display, err))
+	}
+	return nil
+}
+
+// failed is the answer to err, returned by a call on c: when the X server
+// no longer answers, an unavailable error (and c is dropped, see lost);
+// otherwise err as it is.
+func (d *desktop) failed(c *x11.Conn, err error) error {
+	if c.Ping() == nil {
+		return err
+	}
+	d.lost(c)
+	if errdefs.IsUnavailable(err) {
+		return err
+	}
+	return errdefs.ErrUnavailable.WithMessage(err.Error())
+}
+
+// lost drops a connection that no longer reaches the X server, when
+// agentd is attached to a display it did not start: the next call dials
+// again. With Xvfb the supervisor replaces the connection when it
+// restarts the server.
+func (d *desktop) lost(c *x11.Conn) {
+	if d.cfg.Xvfb {
+		return
+	}
+	d.mu.Lock()
+	if d.conn != c {
+		d.mu.Unlock()
+		return
+	}
+	d.conn = nil
+	d.mu.Unlock()
+	_ = c.Close()
+	d.log.Warn("lost the X server", "display", d.display)
 }
 
 func (d *desktop) screen() wire.Screen {

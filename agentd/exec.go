@@ -98,7 +98,7 @@ func checkExec(r wire.ExecRequest) error {
 
 func (s *Server) exec(c echo.Context) error {
 	var req wire.ExecRequest
-	if err := wire.DecodeJSON(c.Request().Body, &req); err != nil {
+	if err := decode(c, &req); err != nil {
 		return err
 	}
 	if err := checkExec(req); err != nil {
@@ -218,6 +218,9 @@ func (s *Server) writeFile(c echo.Context) error {
 	p, err := filePath(c)
 	if err != nil {
 		return err
+	}
+	if n := c.Request().ContentLength; n > MaxFileSize {
+		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: %d bytes, over the %d-byte file limit", n, MaxFileSize))
 	}
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, MaxFileSize)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

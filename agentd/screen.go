@@ -30,7 +30,7 @@ func (s *Server) screenshot(c echo.Context) error {
 	}
 	shot, err := Shoot(conn, o)
 	if err != nil {
-		return err
+		return s.desk.failed(conn, err)
 	}
 	hd := c.Response().Header()
 	hd.Set(wire.HeaderScale, strconv.FormatFloat(shot.Scale, 'f', -1, 64))
@@ -86,7 +86,11 @@ func knownKey(name string) bool {
 }
 
 func (s *Server) input(c echo.Context) error {
-	req, err := wire.DecodeInput(c.Request().Body)
+	body, err := readBody(c, MaxBody)
+	if err != nil {
+		return err
+	}
+	req, err := wire.DecodeInput(bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -99,6 +103,9 @@ func (s *Server) input(c echo.Context) error {
 		return err
 	}
 	res, err := Run(c.Request().Context(), conn, req.Actions)
+	if errdefs.IsUnavailable(err) {
+		s.desk.lost(conn)
+	}
 	if err != nil {
 		status, body := wire.ErrorOf(err, "input failed")
 		res.Error = &body.Error

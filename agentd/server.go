@@ -1,11 +1,13 @@
 package agentd
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -47,6 +49,9 @@ const (
 	MaxOutput     = 1 << 20  // bytes of stdout and of stderr kept by exec
 	DefaultExecMS = 30_000
 	MaxExecMS     = 3_600_000
+	// MaxBody bounds the JSON bodies of the other calls (exec's stdin
+	// included).
+	MaxBody = 16 << 20
 )
 
 //go:embed all:python
@@ -184,6 +189,8 @@ func (s *Server) Handler() http.Handler {
 	v1.POST("/shells/:id/wait", s.shellWait)
 	v1.POST("/shells/:id/write", s.shellWrite)
 	v1.POST("/shells/:id/kill", s.shellKill)
+	v1.GET("/clipboard", s.clipboard)
+	v1.PUT("/clipboard", s.setClipboard)
 	return e
 }
 
@@ -229,11 +236,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 }
 
 func (s *Server) health(c echo.Context) error {
-	conn, err := s.desk.get()
-	if err == nil {
-		err = conn.Ping()
-	}
-	if err != nil {
+	if err := s.desk.ping(); err != nil {
 		return c.JSON(http.StatusServiceUnavailable, wire.ErrorBody{Error: wire.Error{Code: wire.CodeUnavailable, Message: err.Error()}})
 	}
 	return c.JSON(http.StatusOK, wire.Health{Status: "ok", Display: s.desk.display, Screen: s.desk.screen()})
@@ -253,7 +256,7 @@ func (s *Server) getCursor(c echo.Context) error {
 	}
 	x, y, err := conn.Cursor()
 	if err != nil {
-		return unavailable(err)
+		return s.desk.failed(conn, unavailable(err))
 	}
 	return c.JSON(http.StatusOK, wire.Point{X: x, Y: y})
 }
@@ -265,7 +268,7 @@ func (s *Server) windows(c echo.Context) error {
 	}
 	ws, err := conn.Windows()
 	if err != nil {
-		return unavailable(err)
+		return s.desk.failed(conn, unavailable(err))
 	}
 	out := wire.WindowList{Windows: make([]wire.Window, 0, len(ws))}
 	for _, w := range ws {
@@ -290,11 +293,38 @@ func (s *Server) windowAction(c echo.Context) error {
 	}
 	if err != nil {
 		if conn.Ping() != nil {
-			return unavailable(err)
+			return s.desk.failed(conn, err)
 		}
 		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("window %d: %v", id, err))
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// readBody reads a request body of at most limit bytes; a longer one is
+// refused as too large (413).
+func readBody(c echo.Context, limit int64) ([]byte, error) {
+	if c.Request().ContentLength > limit {
+		return nil, errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: %d bytes, over the %d-byte limit", c.Request().ContentLength, limit))
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, limit))
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return nil, errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: over the %d-byte limit", limit))
+	}
+	if err != nil {
+		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("body: %v", err))
+	}
+	return b, nil
+}
+
+// decode reads a JSON body of at most [MaxBody] bytes into v (unknown
+// fields and wrong types are invalid arguments naming the field).
+func decode(c echo.Context, v any) error {
+	b, err := readBody(c, MaxBody)
+	if err != nil {
+		return err
+	}
+	return wire.DecodeJSON(bytes.NewReader(b), v)
 }
 
 // unavailable classifies an X failure: the server went away.

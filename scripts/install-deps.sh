@@ -16,6 +16,7 @@ pkgs=(
 	fonts-dejavu-core
 	fonts-wqy-microhei
 	debootstrap
+	python3
 )
 
 missing=()

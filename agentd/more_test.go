@@ -1,0 +1,202 @@
+package agentd
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/api/wire"
+)
+
+// runXvfb starts an Xvfb of its own on display (a free one when empty)
+// and returns the display and a function that kills it and waits.
+func runXvfb(t *testing.T, display string) (string, func()) {
+	t.Helper()
+	args := []string{"-screen", "0", "640x480x24", "-nolisten", "tcp"}
+	if display != "" {
+		args = append([]string{display}, args...)
+	} else {
+		args = append(args, "-displayfd", "1")
+	}
+	cmd := exec.Command("Xvfb", args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+		}
+	}
+	t.Cleanup(stop)
+	if display == "" {
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil {
+			t.Fatalf("Xvfb -displayfd: %v", err)
+		}
+		display = ":" + strings.TrimSpace(line)
+	}
+	return display, stop
+}
+
+// TestAttachReconnects: attached to an X server it did not start, agentd
+// reports it down while it is gone and reaches it again once it is back.
+func TestAttachReconnects(t *testing.T) {
+	needX(t)
+	display, stopX := runXvfb(t, "")
+	var s *Server
+	var err error
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s, err = Start(t.Context(), Config{Addr: "127.0.0.1:0", Display: display, Token: token})
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	c := NewClient("http://"+s.Addr(), token, nil)
+	ctx := t.Context()
+	if h, err := c.Health(ctx); err != nil || h.Display != display || h.Screen != (wire.Screen{Width: 640, Height: 480}) {
+		t.Fatalf("health %+v %v", h, err)
+	}
+	stopX()
+	waitFor(t, "healthz to go red", func() bool { _, err := c.Health(ctx); return err != nil })
+	if _, err := c.Cursor(ctx); !errdefs.IsUnavailable(err) {
+		t.Errorf("cursor with the X server gone: %v, want unavailable", err)
+	}
+	runXvfb(t, display)
+	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(ctx); return err == nil })
+	if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(7), Y: wire.Int(8)}}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := c.Cursor(ctx); err != nil || p != (wire.Point{X: 7, Y: 8}) {
+		t.Errorf("cursor after reconnecting = %v %v, want (7,8)", p, err)
+	}
+}
+
+// TestPyautoguiInExec: commands run by exec import the embedded pyautogui
+// module, which drives this agentd.
+func TestPyautoguiInExec(t *testing.T) {
+	_, c := start(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("python3 is not installed (scripts/install-deps.sh installs it)")
+	}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	r := sh(t, c, `python3 -c '
+import pyautogui
+pyautogui.PAUSE = 0
+pyautogui.click(10, 10)
+print(pyautogui.size(), pyautogui.position())
+img = pyautogui.screenshot("`+shot+`", region=(5, 6, 30, 20))
+print(img.size)
+pyautogui.moveTo(100, 200)
+'`)
+	if want := "Size(width=1280, height=800) Point(x=10, y=10)\n(30, 20)\n"; r.Stdout != want {
+		t.Errorf("python printed %q, want %q (stderr %q)", r.Stdout, want, r.Stderr)
+	}
+	if out := sh(t, c, "xdotool getmouselocation --shell").Stdout; !strings.Contains(out, "X=100\n") || !strings.Contains(out, "Y=200\n") {
+		t.Errorf("after pyautogui.moveTo(100, 200) xdotool says %q", out)
+	}
+	b, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h, err := imageSize(b); err != nil || w != 30 || h != 20 {
+		t.Errorf("saved screenshot %dx%d %v, want 30x20", w, h, err)
+	}
+	// agentd's errors surface as pyautogui exceptions.
+	r, err = c.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui; pyautogui.keyDown('accept')"}})
+	if err != nil || r.ExitCode == 0 || !strings.Contains(r.Stderr, "PyAutoGUIException") || !strings.Contains(r.Stderr, "accept") {
+		t.Errorf("unknown key: %+v %v", r, err)
+	}
+}
+
+// TestClipboard: the clipboard calls either round-trip text or, when the
+// X client offers no selections, answer 501 not_implemented clearly.
+func TestClipboard(t *testing.T) {
+	s, c := start(t)
+	ctx := t.Context()
+	text := "héllo\nclipboard €"
+	err := c.SetClipboard(ctx, text)
+	if errdefs.IsNotImplemented(err) {
+		if !strings.Contains(err.Error(), "clipboard") {
+			t.Errorf("not-implemented message %q does not name the clipboard", err)
+		}
+		if _, err := c.Clipboard(ctx); !errdefs.IsNotImplemented(err) {
+			t.Errorf("read: %v, want not implemented", err)
+		}
+	} else {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := c.Clipboard(ctx); err != nil || got != text {
+			t.Errorf("clipboard = %q %v, want %q", got, err, text)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPut, "http://"+s.Addr()+"/v1/clipboard", strings.NewReader("\xff\xfe"))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("non-UTF-8 clipboard text: status %d, want 400", resp.StatusCode)
+	}
+}
+
+// TestOversizedBodies: bodies over the limits are refused with 413 and a
+// message naming the limit, and the server keeps serving.
+func TestOversizedBodies(t *testing.T) {
+	s, c := start(t)
+	big := strings.Repeat("a", MaxBody+1)
+	for _, tc := range []struct {
+		method, path, body string
+		chunked            bool // no Content-Length: the limit is met while reading
+	}{
+		{"POST", "/v1/input", `{"actions":[{"type":"type","text":"` + big + `"}]}`, false},
+		{"POST", "/v1/exec", `{"cmd":["cat"],"stdin":"` + big + `"}`, false},
+		{"PUT", "/v1/clipboard", strings.Repeat("a", MaxClipboard+1), false},
+		{"PUT", "/v1/clipboard", strings.Repeat("a", MaxClipboard+1), true},
+	} {
+		var body io.Reader = strings.NewReader(tc.body)
+		if tc.chunked {
+			body = io.MultiReader(body)
+		}
+		req, _ := http.NewRequest(tc.method, "http://"+s.Addr()+tc.path, body)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		bufio.NewReader(resp.Body).WriteTo(&b)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(b.String(), "too_large") || !strings.Contains(b.String(), "limit") {
+			t.Errorf("%s %s: %d %s, want 413 too_large naming the limit", tc.method, tc.path, resp.StatusCode, b.String())
+		}
+	}
+	if _, err := c.Screen(t.Context()); err != nil {
+		t.Errorf("not serving after oversized bodies: %v", err)
+	}
+}
