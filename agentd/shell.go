@@ -133,7 +133,7 @@ func waitDuration(ms int) (time.Duration, error) {
 
 func (s *Server) shellExec(c echo.Context) error {
 	var req wire.ShellExecRequest
-	if err := wire.DecodeJSON(c.Request().Body, &req); err != nil {
+	if err := decode(c, &req); err != nil {
 		return err
 	}
 	if strings.TrimSpace(req.Command) == "" {
@@ -242,7 +242,7 @@ func (s *Server) shellView(c echo.Context) error {
 
 func (s *Server) shellWait(c echo.Context) error {
 	var req wire.ShellWaitRequest
-	if err := wire.DecodeJSON(c.Request().Body, &req); err != nil {
+	if err := decode(c, &req); err != nil {
 		return err
 	}
 	wait, err := waitDuration(req.WaitMS)
@@ -261,7 +261,7 @@ func (s *Server) shellWait(c echo.Context) error {
 
 func (s *Server) shellWrite(c echo.Context) error {
 	var req wire.ShellWriteRequest
-	if err := wire.DecodeJSON(c.Request().Body, &req); err != nil {
+	if err := decode(c, &req); err != nil {
 		return err
 	}
 	sh, err := s.shells.get(c.Param("id"), false)
