@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -81,17 +82,17 @@ func eval(args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return err
+		return usageError{err}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("eval: unexpected arguments %q", fs.Args())
+		return usagef("unexpected arguments %q", fs.Args())
 	}
 	if f.out == "" {
-		return fmt.Errorf("eval: --out: required (the run's directory)")
+		return usagef("--out: required (the run's directory)")
 	}
 	var sc wire.Screen
 	if _, err := fmt.Sscanf(f.screen, "%dx%d", &sc.Width, &sc.Height); err != nil {
-		return fmt.Errorf("eval: --screen: want WxH, got %q", f.screen)
+		return usagef("--screen: want WxH, got %q", f.screen)
 	}
 	ag, err := newAgent(f)
 	if err != nil {
@@ -194,8 +195,20 @@ func newAgent(f evalFlags) (agent.Agent, error) {
 		return agent.Replay{Solutions: sols}, nil
 	case strings.HasPrefix(f.agent, "http://"), strings.HasPrefix(f.agent, "https://"):
 		return agent.HTTP{URL: f.agent, Token: f.agentToken}, nil
+	case name == "anthropic":
+		return agent.NewAnthropic(agent.AnthropicConfig{
+			APIKey:  agent.Secret(os.Getenv("ANTHROPIC_API_KEY")),
+			BaseURL: cmp.Or(f.baseURL, os.Getenv("ANTHROPIC_BASE_URL")),
+			Model:   cmp.Or(f.model, arg),
+		})
+	case name == "openai":
+		return agent.NewOpenAI(agent.OpenAIConfig{
+			APIKey:  agent.Secret(os.Getenv("OPENAI_API_KEY")),
+			BaseURL: cmp.Or(f.baseURL, os.Getenv("OPENAI_BASE_URL")),
+			Model:   cmp.Or(f.model, arg),
+		})
 	}
-	return nil, fmt.Errorf("eval: --agent: unknown agent %q (want replay, replay:DIR, an http(s) URL, anthropic[:MODEL] or openai[:MODEL])", f.agent)
+	return nil, usagef("--agent: unknown agent %q (want replay, replay:DIR, an http(s) URL, anthropic[:MODEL] or openai[:MODEL])", f.agent)
 }
 
 // selectTasks keeps the tasks whose id matches one of the comma-separated
@@ -210,7 +223,7 @@ func selectTasks(tasks []*task.Task, only string) ([]*task.Task, error) {
 		for _, p := range pats {
 			ok, err := path.Match(strings.TrimSpace(p), t.ID)
 			if err != nil {
-				return nil, fmt.Errorf("eval: --only: bad pattern %q: %w", p, err)
+				return nil, usagef("--only: bad pattern %q: %v", p, err)
 			}
 			if ok {
 				out = append(out, t)
@@ -219,7 +232,7 @@ func selectTasks(tasks []*task.Task, only string) ([]*task.Task, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("eval: --only %q matches none of the %d tasks", only, len(tasks))
+		return nil, usagef("--only %q matches none of the %d tasks", only, len(tasks))
 	}
 	return out, nil
 }
