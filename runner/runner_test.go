@@ -296,7 +296,7 @@ func TestSessionLifecycle(t *testing.T) {
 	t.Run("clipboard", func(t *testing.T) {
 		err := s.SetClipboard(ctx, "copié")
 		if errdefs.IsNotImplemented(err) {
-			t.Skipf("agentd has no clipboard yet: %v", err)
+			t.Skipf("agentd answers that it has no clipboard: %v", err)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -293,31 +293,14 @@ type shellArgs struct {
 	Request any    `json:"request,omitempty"`
 }
 
-// clipboardClient is the clipboard part of agentd's client.
-type clipboardClient interface {
-	Clipboard(ctx context.Context) (string, error)
-	SetClipboard(ctx context.Context, text string) error
-}
-
-func (s *Session) clipboard() (clipboardClient, error) {
-	c, ok := any(s.client).(clipboardClient)
-	if !ok {
-		return nil, errdefs.ErrNotImplemented.WithMessage("clipboard: this build's agentd client has no clipboard calls")
-	}
-	return c, nil
-}
-
-// Clipboard returns the text of the desktop's clipboard.
+// Clipboard returns the text of the desktop's clipboard; an agentd
+// without clipboard support answers errdefs.ErrNotImplemented.
 func (s *Session) Clipboard(ctx context.Context) (string, error) {
 	if err := s.live(); err != nil {
 		return "", err
 	}
 	start := time.Now()
-	c, err := s.clipboard()
-	var text string
-	if err == nil {
-		text, err = c.Clipboard(ctx)
-	}
+	text, err := s.client.Clipboard(ctx)
 	s.record(ctx, "clipboard", nil, map[string]string{"text": text}, err, start, nil)
 	return text, err
 }
@@ -328,10 +311,7 @@ func (s *Session) SetClipboard(ctx context.Context, text string) error {
 		return err
 	}
 	start := time.Now()
-	c, err := s.clipboard()
-	if err == nil {
-		err = c.SetClipboard(ctx, text)
-	}
+	err := s.client.SetClipboard(ctx, text)
 	s.record(ctx, "set_clipboard", map[string]string{"text": text}, nil, err, start, nil)
 	return err
 }
