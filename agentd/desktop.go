@@ -32,6 +32,10 @@ type desktop struct {
 	closed  bool
 	exited  chan struct{} // closed when the current Xvfb exits
 
+	wmExited  chan struct{} // closed when the current window manager exits
+	wmStarted time.Time
+	wmDelay   time.Duration // current restart backoff
+
 	// Redialling an attached display (see get).
 	dialMu   sync.Mutex
 	lastDial time.Time
@@ -72,15 +76,18 @@ func (d *desktop) startX(ctx context.Context) error {
 		return err
 	}
 	defer r.Close()
+	// Xvfb writes its display number to -displayfd once it accepts
+	// connections, also for a display named on the command line: until
+	// then a client of that display may reach another server holding it.
+	args = append(args, "-displayfd", "3")
 	if d.display != "" {
 		args = append([]string{d.display}, args...)
-	} else {
-		args = append(args, "-displayfd", "3")
 	}
 	cmd := exec.Command("Xvfb", args...)
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Stderr = &logWriter{log: d.log, name: "Xvfb"}
+	stderr := &logWriter{log: d.log, name: "Xvfb"}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return fmt.Errorf("start Xvfb: %w", err)
@@ -88,22 +95,35 @@ func (d *desktop) startX(ctx context.Context) error {
 	w.Close()
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	if d.display == "" {
-		line := make(chan string, 1)
-		go func() { s, _ := bufio.NewReader(r).ReadString('\n'); line <- strings.TrimSpace(s) }()
-		select {
-		case n := <-line:
-			if _, err := strconv.Atoi(n); err != nil {
+	line := make(chan string, 1)
+	go func() { s, _ := bufio.NewReader(r).ReadString('\n'); line <- strings.TrimSpace(s) }()
+	select {
+	case n := <-line:
+		if n == "" { // Xvfb closed the descriptor: it is exiting
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
 				killWait(cmd, exited)
-				return fmt.Errorf("Xvfb did not report a display (got %q)", n)
 			}
-			d.display = ":" + n
-		case <-exited:
-			return fmt.Errorf("Xvfb exited at start")
-		case <-time.After(30 * time.Second):
-			killWait(cmd, exited)
-			return fmt.Errorf("Xvfb did not start within 30s")
+			return fmt.Errorf("Xvfb exited at start%s", stderr.lastLines())
 		}
+		if _, err := strconv.Atoi(n); err != nil {
+			killWait(cmd, exited)
+			return fmt.Errorf("Xvfb did not report a display (got %q)%s", n, stderr.lastLines())
+		}
+		if d.display != "" && d.display != ":"+n {
+			killWait(cmd, exited)
+			return fmt.Errorf("Xvfb started on :%s, not on %s", n, d.display)
+		}
+		d.display = ":" + n
+	case <-exited:
+		return fmt.Errorf("Xvfb exited at start%s", stderr.lastLines())
+	case <-ctx.Done():
+		killWait(cmd, exited)
+		return ctx.Err()
+	case <-time.After(30 * time.Second):
+		killWait(cmd, exited)
+		return fmt.Errorf("Xvfb did not start within 30s")
 	}
 	var conn *x11.Conn
 	deadline := time.Now().Add(30 * time.Second)
@@ -114,7 +134,7 @@ func (d *desktop) startX(ctx context.Context) error {
 		}
 		select {
 		case <-exited:
-			return fmt.Errorf("Xvfb on %s exited at start", d.display)
+			return fmt.Errorf("Xvfb on %s exited at start%s", d.display, stderr.lastLines())
 		case <-ctx.Done():
 			killWait(cmd, exited)
 			return ctx.Err()
@@ -125,77 +145,177 @@ func (d *desktop) startX(ctx context.Context) error {
 			return fmt.Errorf("Xvfb on %s does not answer: %w", d.display, err)
 		}
 	}
-	var wm *exec.Cmd
-	if d.cfg.WM != "" {
-		wm = exec.Command(d.cfg.WM)
-		wm.Env = append(os.Environ(), "DISPLAY="+d.display)
-		wm.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		wm.Stderr = &logWriter{log: d.log, name: d.cfg.WM}
-		if err := wm.Start(); err != nil {
-			d.log.Warn("window manager did not start", "wm", d.cfg.WM, "err", err)
-			wm = nil
-		} else {
-			go func() { _ = wm.Wait() }()
-			// Report ready only once the window manager manages windows:
-			// a window mapped before it is up may stay unmanaged, with no
-			// focus and no place in the window list.
-			wmDeadline := time.Now().Add(10 * time.Second)
-			for !conn.WMRunning() && time.Now().Before(wmDeadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if !conn.WMRunning() {
-				d.log.Warn("window manager did not announce itself within 10s", "wm", d.cfg.WM)
-			}
-		}
-	}
+	wm, wmExited := d.startWM(conn)
 	d.mu.Lock()
-	d.conn, d.xvfb, d.wm, d.exited = conn, cmd, wm, exited
+	if d.closed {
+		// close ran meanwhile and did not see these processes.
+		d.mu.Unlock()
+		_ = conn.Close()
+		stopWM(wm, wmExited)
+		killWait(cmd, exited)
+		return errStopping
+	}
+	d.conn, d.xvfb, d.exited, d.wm, d.wmExited = conn, cmd, exited, wm, wmExited
+	d.wmStarted = time.Now()
 	d.mu.Unlock()
 	d.log.Info("X server ready", "display", d.display, "shm", conn.SHM())
 	return nil
 }
 
-// supervise restarts Xvfb (and the window manager) when it dies.
+var errStopping = errdefs.ErrUnavailable.WithMessage("agentd is stopping")
+
+// startWM starts the configured window manager on conn's display and
+// waits until it manages windows. It returns nil when none is configured
+// or it does not start.
+func (d *desktop) startWM(conn *x11.Conn) (*exec.Cmd, chan struct{}) {
+	if d.cfg.WM == "" {
+		return nil, nil
+	}
+	wm := exec.Command(d.cfg.WM)
+	wm.Env = append(os.Environ(), "DISPLAY="+d.display)
+	wm.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	wm.Stderr = &logWriter{log: d.log, name: d.cfg.WM}
+	if err := wm.Start(); err != nil {
+		d.log.Warn("window manager did not start", "wm", d.cfg.WM, "err", err)
+		return nil, nil
+	}
+	exited := make(chan struct{})
+	go func() { _ = wm.Wait(); close(exited) }()
+	// Report ready only once the window manager manages windows: a window
+	// mapped before it is up may stay unmanaged, with no focus and no
+	// place in the window list.
+	deadline := time.Now().Add(10 * time.Second)
+	for !conn.WMRunning() && time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			d.log.Warn("window manager exited at start", "wm", d.cfg.WM)
+			return wm, exited
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if !conn.WMRunning() {
+		d.log.Warn("window manager did not announce itself within 10s", "wm", d.cfg.WM)
+	}
+	return wm, exited
+}
+
+// stopWM ends a window manager started by startWM and waits for it.
+func stopWM(wm *exec.Cmd, exited chan struct{}) {
+	if wm == nil {
+		return
+	}
+	_ = syscall.Kill(-wm.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(3 * time.Second):
+		_ = syscall.Kill(-wm.Process.Pid, syscall.SIGKILL)
+		<-exited
+	}
+}
+
+// supervise restarts Xvfb (and the window manager) when it dies, and the
+// window manager alone when only it dies.
 func (d *desktop) supervise() {
 	defer close(d.stopped)
 	for {
 		d.mu.RLock()
-		exited := d.exited
+		exited, wmExited := d.exited, d.wmExited
 		d.mu.RUnlock()
 		select {
 		case <-d.stop:
 			return
 		case <-exited:
-		}
-		d.log.Warn("Xvfb exited; restarting it", "display", d.display)
-		d.mu.Lock()
-		if d.conn != nil {
-			_ = d.conn.Close()
-			d.conn = nil
-		}
-		if d.wm != nil {
-			_ = syscall.Kill(-d.wm.Process.Pid, syscall.SIGKILL)
-			d.wm = nil
-		}
-		d.mu.Unlock()
-		for {
-			select {
-			case <-d.stop:
+			if !d.restartX() {
 				return
-			default:
 			}
-			if err := d.startX(context.Background()); err != nil {
-				d.log.Error("restart Xvfb", "err", err)
-				select {
-				case <-d.stop:
-					return
-				case <-time.After(500 * time.Millisecond):
-				}
-				continue
-			}
-			break
+		case <-wmExited:
+			d.restartWM(exited)
 		}
 	}
+}
+
+// restartX replaces a dead Xvfb, trying until it succeeds or agentd
+// stops (then it reports false).
+func (d *desktop) restartX() bool {
+	d.log.Warn("Xvfb exited; restarting it", "display", d.display)
+	d.mu.Lock()
+	conn, wm, wmExited := d.conn, d.wm, d.wmExited
+	d.conn, d.wm, d.wmExited = nil, nil, nil
+	d.mu.Unlock()
+	if conn != nil {
+		_ = conn.Close()
+	}
+	stopWM(wm, wmExited)
+	for {
+		select {
+		case <-d.stop:
+			return false
+		default:
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			select {
+			case <-d.stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := d.startX(ctx)
+		cancel()
+		if err == nil {
+			return true
+		}
+		d.log.Error("restart Xvfb", "err", err)
+		select {
+		case <-d.stop:
+			return false
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// wmBackoff is the pause before restarting a window manager that ran for
+// less than wmStable; it doubles up to wmMaxBackoff while it keeps
+// crashing.
+const (
+	wmStable     = 10 * time.Second
+	wmBackoff    = 500 * time.Millisecond
+	wmMaxBackoff = 30 * time.Second
+)
+
+// restartWM restarts the window manager after it exited while Xvfb
+// (whose exit channel is xExited) runs on.
+func (d *desktop) restartWM(xExited chan struct{}) {
+	d.mu.Lock()
+	ran := time.Since(d.wmStarted)
+	if ran >= wmStable {
+		d.wmDelay = 0
+	} else {
+		d.wmDelay = min(max(2*d.wmDelay, wmBackoff), wmMaxBackoff)
+	}
+	delay, conn := d.wmDelay, d.conn
+	d.wm, d.wmExited = nil, nil
+	d.mu.Unlock()
+	d.log.Warn("window manager exited; restarting it", "wm", d.cfg.WM, "ran", ran.Round(time.Millisecond), "after", delay)
+	select {
+	case <-d.stop:
+		return
+	case <-xExited:
+		return // restarting Xvfb starts the window manager too
+	case <-time.After(delay):
+	}
+	if conn == nil {
+		return
+	}
+	wm, wmExited := d.startWM(conn)
+	d.mu.Lock()
+	if d.closed || d.conn != conn {
+		d.mu.Unlock()
+		stopWM(wm, wmExited)
+		return
+	}
+	d.wm, d.wmExited, d.wmStarted = wm, wmExited, time.Now()
+	d.mu.Unlock()
 }
 
 // get returns the X connection, or an unavailable error while the X
@@ -313,15 +433,13 @@ func (d *desktop) close() {
 	}
 	d.closed = true
 	close(d.stop)
-	conn, xvfb, wm, exited := d.conn, d.xvfb, d.wm, d.exited
+	conn, xvfb, wm, exited, wmExited := d.conn, d.xvfb, d.wm, d.exited, d.wmExited
 	d.conn = nil
 	d.mu.Unlock()
 	if conn != nil {
 		_ = conn.Close()
 	}
-	if wm != nil {
-		_ = syscall.Kill(-wm.Process.Pid, syscall.SIGTERM)
-	}
+	stopWM(wm, wmExited)
 	if xvfb != nil {
 		_ = syscall.Kill(-xvfb.Process.Pid, syscall.SIGTERM)
 		select {
@@ -338,17 +456,45 @@ func killWait(cmd *exec.Cmd, exited chan struct{}) {
 	<-exited
 }
 
-// logWriter forwards a child's stderr to the log, a line at a time.
+// logWriter forwards a child's stderr to the log, a line at a time, and
+// keeps the last lines for error messages.
 type logWriter struct {
 	log  *slog.Logger
 	name string
+
+	mu   sync.Mutex
+	last []string
 }
+
+// keptLines is how many of the last stderr lines an error quotes.
+const keptLines = 3
 
 func (w *logWriter) Write(p []byte) (int, error) {
 	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		if l != "" {
-			w.log.Debug(l, "proc", w.name)
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		w.log.Debug(l, "proc", w.name)
+		// X servers mark error lines with "(EE)", some with nothing else.
+		if l = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "(EE)"), "(EE)")); l != "" {
+			w.mu.Lock()
+			w.last = append(w.last, l)
+			if len(w.last) > keptLines {
+				w.last = w.last[1:]
+			}
+			w.mu.Unlock()
 		}
 	}
 	return len(p), nil
+}
+
+// lastLines returns the last lines written, prefixed with ": ", or "".
+func (w *logWriter) lastLines() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.last) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(w.last, " ")
 }

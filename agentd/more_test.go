@@ -200,3 +200,51 @@ func TestOversizedBodies(t *testing.T) {
 		t.Errorf("not serving after oversized bodies: %v", err)
 	}
 }
+
+// TestWindowManagerRestarts: a window manager that dies is started again
+// on the same X server, and reported when it keeps dying.
+func TestWindowManagerRestarts(t *testing.T) {
+	needX(t)
+	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, WM: "openbox", Screen: wire.Screen{Width: 640, Height: 480}, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	wmPid := func() int {
+		s.desk.mu.RLock()
+		defer s.desk.mu.RUnlock()
+		if s.desk.wm == nil {
+			return 0
+		}
+		return s.desk.wm.Process.Pid
+	}
+	conn, err := s.desk.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := wmPid()
+	if first == 0 || !conn.WMRunning() {
+		t.Fatalf("no window manager at start (pid %d)", first)
+	}
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a new window manager", func() bool {
+		p := wmPid()
+		return p != 0 && p != first && conn.WMRunning()
+	})
+	if c, err := s.desk.get(); err != nil || c != conn {
+		t.Errorf("the X connection changed when only the window manager restarted (%v)", err)
+	}
+}
+
+// TestXvfbOnBusyDisplay: asked for a display that is taken, agentd fails
+// to start and says why.
+func TestXvfbOnBusyDisplay(t *testing.T) {
+	needX(t)
+	display, _ := runXvfb(t, "")
+	_, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, Display: display, Token: token})
+	if err == nil || !strings.Contains(err.Error(), "Xvfb exited at start: ") {
+		t.Errorf("start on busy %s: %v, want Xvfb's reason", display, err)
+	}
+}
