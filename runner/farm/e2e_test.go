@@ -1,0 +1,570 @@
+package farm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"image/png"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/runner"
+	"github.com/deskrun/deskrun/runner/agent"
+	"github.com/deskrun/deskrun/runner/task"
+	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/local"
+)
+
+// These tests run the shipped task suite (../../tasks) end to end: the
+// real runner, local sandboxes (agentd with its own Xvfb and openbox),
+// and the agentd and deskrun binaries TestMain builds.
+
+var (
+	agentdBin  string // built by TestMain unless -short
+	deskrunBin string
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(func() int {
+		if testing.Short() {
+			return m.Run()
+		}
+		dir, err := os.MkdirTemp("", "deskrun-farm-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		agentdBin, deskrunBin = filepath.Join(dir, "agentd"), filepath.Join(dir, "deskrun")
+		for bin, pkg := range map[string]string{agentdBin: "../../cmd/agentd", deskrunBin: "../../cmd/deskrun"} {
+			if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+				fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
+				return 1
+			}
+		}
+		return m.Run()
+	}())
+}
+
+// needSandboxes fails the test (skips it in -short mode) when local
+// sandboxes cannot run here.
+func needSandboxes(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs Xvfb and agentd; skipped in -short mode")
+	}
+	if _, err := exec.LookPath("Xvfb"); err != nil {
+		t.Fatal("Xvfb is not installed (scripts/install-deps.sh installs it)")
+	}
+}
+
+// testProvider is the local provider, with every sandbox's home under
+// home, recording starts per task and failing those fail says to.
+type testProvider struct {
+	*local.Provider
+	home string
+	fail func(task string, n int) error // n counts the task's starts from 1
+
+	mu     sync.Mutex
+	starts map[string]int
+}
+
+func newTestProvider(t testing.TB) *testProvider {
+	t.Helper()
+	needSandboxes(t)
+	home := t.TempDir()
+	lp, err := local.NewWithConfig(local.Config{AgentdPath: agentdBin, WM: "openbox", TempDir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lp.Close(context.Background()) })
+	return &testProvider{Provider: lp, home: home, starts: map[string]int{}}
+}
+
+func (p *testProvider) Start(ctx context.Context, spec sandbox.Spec) (sandbox.Instance, error) {
+	tk := spec.Labels[LabelTask]
+	p.mu.Lock()
+	p.starts[tk]++
+	n := p.starts[tk]
+	p.mu.Unlock()
+	if p.fail != nil {
+		if err := p.fail(tk, n); err != nil {
+			return sandbox.Instance{}, err
+		}
+	}
+	return p.Provider.Start(ctx, spec)
+}
+
+func (p *testProvider) startsOf(task string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.starts[DirName(task)]
+}
+
+// processesUnder lists the live processes whose HOME is under dir: every
+// process of a local sandbox made there (agentd, Xvfb, the window
+// manager, what tasks launched).
+func processesUnder(dir string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		pid := e.Name()
+		if pid[0] < '0' || pid[0] > '9' {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + pid + "/environ")
+		if err != nil || !bytes.Contains(env, []byte("\x00HOME="+dir+"/")) && !bytes.HasPrefix(env, []byte("HOME="+dir+"/")) {
+			continue
+		}
+		stat, _ := os.ReadFile("/proc/" + pid + "/stat")
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
+			continue // a zombie is dead
+		}
+		cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+		out = append(out, pid+" "+strings.ReplaceAll(string(bytes.TrimRight(cmd, "\x00")), "\x00", " "))
+	}
+	return out
+}
+
+// checkNoLeftovers fails when a sandbox process under dir is alive.
+func checkNoLeftovers(t testing.TB, dir string) {
+	t.Helper()
+	var left []string
+	for range 20 { // a process being killed may take a moment to go
+		if left = processesUnder(dir); len(left) == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("processes left behind:\n%s", strings.Join(left, "\n"))
+}
+
+func newManager(t testing.TB, p sandbox.Provider) *runner.Manager {
+	t.Helper()
+	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": p}, Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(context.Background()) })
+	return m
+}
+
+func loadSuite(t testing.TB, only ...string) []*task.Task {
+	t.Helper()
+	tasks, err := task.Load("../../tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(only) == 0 {
+		return tasks
+	}
+	var out []*task.Task // in the order of only
+	for _, id := range only {
+		i := slices.IndexFunc(tasks, func(tk *task.Task) bool { return tk.ID == id })
+		if i < 0 {
+			t.Fatalf("the suite has no task %s", id)
+		}
+		out = append(out, tasks[i])
+	}
+	return out
+}
+
+func byID(results []Result) map[string]Result {
+	m := map[string]Result{}
+	for _, r := range results {
+		m[r.ID] = r
+	}
+	return m
+}
+
+// checkResultsFile checks results.jsonl: one line per task, with every
+// field of the contract, and returns its results.
+func checkResultsFile(t *testing.T, out string, tasks []*task.Task) []Result {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != len(tasks) {
+		t.Errorf("results.jsonl has %d lines, want %d (one per task)", len(lines), len(tasks))
+	}
+	seen := map[string]bool{}
+	var results []Result
+	for i, line := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		for _, k := range []string{"id", "domain", "score", "status", "duration_ms", "steps", "attempts"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("line %d lacks %q: %s", i+1, k, line)
+			}
+		}
+		var r Result
+		json.Unmarshal([]byte(line), &r)
+		if seen[r.ID] {
+			t.Errorf("task %s has two lines", r.ID)
+		}
+		seen[r.ID] = true
+		results = append(results, r)
+	}
+	for _, tk := range tasks {
+		if !seen[tk.ID] {
+			t.Errorf("results.jsonl has no line for %s", tk.ID)
+		}
+	}
+	return results
+}
+
+func TestSuiteReplay(t *testing.T) {
+	p := newTestProvider(t)
+	m := newManager(t, p)
+	tasks := loadSuite(t)
+	out := t.TempDir()
+	var progress bytes.Buffer
+	start := time.Now()
+	results, err := Run(t.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: out, Parallel: 2, Progress: &progress}, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d tasks in %s at parallel 2", len(tasks), time.Since(start).Round(time.Millisecond))
+	if len(results) != len(tasks) {
+		t.Fatalf("%d results for %d tasks", len(results), len(tasks))
+	}
+	for _, r := range checkResultsFile(t, out, tasks) {
+		if r.Status != StatusPassed || r.Score != 1 || r.Attempts != 1 || r.Steps < 1 || r.DurationMS <= 0 || r.LastAction == "" {
+			t.Errorf("%s: %+v, want passed with score 1 in one attempt", r.ID, r)
+		}
+	}
+	if n := strings.Count(progress.String(), "\n"); n != len(tasks) {
+		t.Errorf("progress has %d lines, want one per task:\n%s", n, progress.String())
+	}
+	if len(m.List()) != 0 {
+		t.Errorf("%d sessions left", len(m.List()))
+	}
+	checkNoLeftovers(t, p.home)
+
+	// Trajectories: a screenshot per step, then the graded screen.
+	for _, r := range results {
+		dir := filepath.Join(out, DirName(r.ID))
+		steps, err := ReadTrajectory(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(steps) != r.Steps+1 || !steps[len(steps)-1].Final {
+			t.Errorf("%s: trajectory has %d records for %d steps (want one per step and the final screen)", r.ID, len(steps), r.Steps)
+			continue
+		}
+		for _, s := range steps {
+			f, err := os.Open(filepath.Join(dir, s.Screenshot))
+			if err != nil {
+				t.Errorf("%s step %d: %v", r.ID, s.Step, err)
+				continue
+			}
+			cfg, err := png.DecodeConfig(f)
+			f.Close()
+			if err != nil || cfg.Width != 1280 || cfg.Height != 800 {
+				t.Errorf("%s step %d: screenshot %dx%d, %v; want a 1280x800 PNG", r.ID, s.Step, cfg.Width, cfg.Height, err)
+			}
+		}
+		if !steps[0].Final && len(steps[0].Calls) != 1 {
+			t.Errorf("%s: step 0 has %d calls, want the solution's first", r.ID, len(steps[0].Calls))
+		}
+	}
+
+	// The report, as a browser shows it.
+	if err := WriteReport(out, results); err != nil {
+		t.Fatal(err)
+	}
+	dom := renderDOM(t, chromium(t), filepath.Join(out, ReportFile))
+	checkReportDOM(t, dom, results, len(results))
+	if !strings.Contains(dom, `<td class="l">all</td><td>32</td><td>32</td>`) {
+		t.Error("the report's summary does not show 32 of 32 passed")
+	}
+}
+
+// killingAgent replays solutions, and at step 1 of one task stops that
+// task's sandbox under the farm's feet (once), as a crashed container
+// would.
+type killingAgent struct {
+	agent.Replay
+	m      *runner.Manager
+	p      *testProvider
+	victim string
+	done   atomic.Bool
+}
+
+func (a *killingAgent) Step(ctx context.Context, req agent.Request) (agent.Response, error) {
+	if req.TaskID == a.victim && req.Step == 1 && !a.done.Swap(true) {
+		for _, s := range a.m.List() {
+			if s.Info().Labels[LabelTask] == DirName(a.victim) {
+				if err := a.p.Provider.Stop(ctx, s.Instance().ID); err != nil {
+					return agent.Response{}, err
+				}
+			}
+		}
+	}
+	return a.Replay.Step(ctx, req)
+}
+
+// failingAgent replays solutions but cannot answer for some tasks, or
+// answers with a dialect that does not exist.
+type failingAgent struct {
+	agent.Replay
+	broken, babbling string
+	calls            atomic.Int32
+}
+
+func (a *failingAgent) Step(ctx context.Context, req agent.Request) (agent.Response, error) {
+	switch req.TaskID {
+	case a.broken:
+		a.calls.Add(1)
+		return agent.Response{}, errors.New("model overloaded")
+	case a.babbling:
+		return agent.Response{Calls: []task.Call{{Dialect: "klingon", Tool: "bash"}}}, nil
+	}
+	return a.Replay.Step(ctx, req)
+}
+
+func TestRetries(t *testing.T) {
+	const (
+		flaky  = "files-copy-notes"   // the sandbox fails to start once
+		dead   = "files-delete-tmp"   // the sandbox never starts
+		killed = "terminal-echo-file" // the sandbox dies during the episode
+	)
+	p := newTestProvider(t)
+	p.fail = func(task string, n int) error {
+		if task == DirName(dead) || task == DirName(flaky) && n == 1 {
+			return errors.New("injected: no room for another sandbox")
+		}
+		return nil
+	}
+	m := newManager(t, p)
+	out := t.TempDir()
+	ag := &killingAgent{m: m, p: p, victim: killed}
+	results, err := Run(t.Context(), Config{Manager: m, Agent: ag, Out: out, Parallel: 2}, loadSuite(t, flaky, dead, killed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byID(results)
+	if r := got[flaky]; r.Status != StatusPassed || r.Attempts != 2 || p.startsOf(flaky) != 2 {
+		t.Errorf("%s: %+v after %d starts; want passed on the second attempt", flaky, r, p.startsOf(flaky))
+	}
+	if r := got[dead]; r.Status != StatusInfraError || r.Attempts != 2 || p.startsOf(dead) != 2 || !strings.Contains(r.Error, "injected: no room") {
+		t.Errorf("%s: %+v after %d starts; want an infrastructure error after two attempts", dead, r, p.startsOf(dead))
+	}
+	if r := got[killed]; r.Status != StatusPassed || r.Attempts != 2 || p.startsOf(killed) != 2 {
+		t.Errorf("%s: %+v after %d starts; want passed on the second attempt after the lost sandbox", killed, r, p.startsOf(killed))
+	}
+	if !ag.done.Load() {
+		t.Error("the sandbox was never killed")
+	}
+	checkNoLeftovers(t, p.home)
+}
+
+func TestAgentFailureNotRetried(t *testing.T) {
+	const broken, babbling, fine = "shell-md5sum", "shell-permissions", "files-move-todo"
+	p := newTestProvider(t)
+	m := newManager(t, p)
+	ag := &failingAgent{broken: broken, babbling: babbling}
+	results, err := Run(t.Context(), Config{Manager: m, Agent: ag, Out: t.TempDir(), Parallel: 2, Retries: 3}, loadSuite(t, broken, babbling, fine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byID(results)
+	if r := got[broken]; r.Status != StatusAgentError || r.Attempts != 1 || p.startsOf(broken) != 1 || ag.calls.Load() != 1 || !strings.Contains(r.Error, "model overloaded") {
+		t.Errorf("%s: %+v (%d starts, %d agent calls); want one attempt ending in an agent error", broken, r, p.startsOf(broken), ag.calls.Load())
+	}
+	if r := got[babbling]; r.Status != StatusAgentError || r.Attempts != 1 || p.startsOf(babbling) != 1 || !strings.Contains(r.Error, `"klingon"`) {
+		t.Errorf("%s: %+v; want one attempt ending in an agent error naming the dialect", babbling, r)
+	}
+	if r := got[fine]; r.Status != StatusPassed {
+		t.Errorf("%s: %+v; the other task should pass", fine, r)
+	}
+	checkNoLeftovers(t, p.home)
+}
+
+func TestLimits(t *testing.T) {
+	p := newTestProvider(t)
+	m := newManager(t, p)
+	tasks := loadSuite(t, "gui-hotkey-select-all", "files-copy-notes")
+	// gui-hotkey-select-all needs 5 steps: at 2 it is graded unfinished.
+	results, err := Run(t.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: t.TempDir(), MaxSteps: 2}, tasks[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := results[0]; r.Status != StatusFailed || r.Steps != 2 || !r.StepLimit || r.LastAction != "" || r.Attempts != 1 {
+		t.Errorf("step limit: %+v", r)
+	}
+	// A timeout ends the attempt, without a retry.
+	slow := agentFunc(func(ctx context.Context, req agent.Request) (agent.Response, error) {
+		<-ctx.Done()
+		return agent.Response{}, ctx.Err()
+	})
+	results, err = Run(t.Context(), Config{Manager: m, Agent: slow, Out: t.TempDir(), Timeout: 5 * time.Second}, tasks[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := results[0]; r.Status != StatusTimeout || r.Attempts != 1 || !strings.Contains(r.Error, "timed out after 5s") {
+		t.Errorf("timeout: %+v", r)
+	}
+	checkNoLeftovers(t, p.home)
+}
+
+type agentFunc func(ctx context.Context, req agent.Request) (agent.Response, error)
+
+func (f agentFunc) Step(ctx context.Context, req agent.Request) (agent.Response, error) { return f(ctx, req) }
+
+// cancelAfter is a progress writer that cancels a run after n lines.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n -= bytes.Count(b, []byte("\n"))
+	if c.n <= 0 {
+		c.cancel()
+	}
+	return len(b), nil
+}
+
+func TestCancelAndResume(t *testing.T) {
+	p := newTestProvider(t)
+	m := newManager(t, p)
+	tasks := loadSuite(t)
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	results, err := Run(ctx, Config{Manager: m, Agent: agent.Replay{}, Out: out, Parallel: 2, Progress: &cancelAfter{n: 3, cancel: cancel}}, tasks)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: err = %v, want context.Canceled", err)
+	}
+	if len(results) < 3 || len(results) >= len(tasks) {
+		t.Fatalf("stopped run has %d results, want from 3 to fewer than %d", len(results), len(tasks))
+	}
+	onFile, _ := ReadResults(filepath.Join(out, ResultsFile))
+	if len(onFile) != len(results) {
+		t.Errorf("results.jsonl has %d results, Run returned %d", len(onFile), len(results))
+	}
+	if len(m.List()) != 0 {
+		t.Errorf("%d sessions left after the stop", len(m.List()))
+	}
+	if l, _ := p.List(context.Background(), nil); len(l) != 0 {
+		t.Errorf("%d sandboxes left after the stop", len(l))
+	}
+	checkNoLeftovers(t, p.home)
+	t.Logf("stopped after %d results", len(results))
+
+	// Without --resume the run directory is refused; with it, the rest
+	// runs.
+	if _, err := Run(t.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: out}, tasks); !errdefs.IsAlreadyExists(err) {
+		t.Errorf("rerun without resume: err = %v, want already exists", err)
+	}
+	var progress bytes.Buffer
+	results, err = Run(t.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: out, Parallel: 2, Resume: true, Progress: &progress}, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != len(tasks) {
+		t.Errorf("resumed run has %d results, want %d", len(results), len(tasks))
+	}
+	if n := strings.Count(progress.String(), "\n"); n != len(tasks)-len(onFile) {
+		t.Errorf("the resumed run ran %d tasks, want the %d without a result", n, len(tasks)-len(onFile))
+	}
+	for _, r := range checkResultsFile(t, out, tasks) {
+		if r.Status != StatusPassed {
+			t.Errorf("%s: %s %s", r.ID, r.Status, r.Error)
+		}
+	}
+	checkNoLeftovers(t, p.home)
+}
+
+// TestEvalCommand drives `deskrun eval` as a user does: a run stopped
+// with Ctrl-C (SIGINT) leaves no sandbox process, and --resume finishes
+// it.
+func TestEvalCommand(t *testing.T) {
+	needSandboxes(t)
+	tmp := t.TempDir()
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--tasks", "../../tasks", "--only", "files-*,shell-*", "--provider", "local", "--agentd", agentdBin, "--parallel", "2", "--out", out}
+	env := append(os.Environ(), "TMPDIR="+tmp)
+
+	cmd := exec.CommandContext(t.Context(), deskrunBin, args...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var errText strings.Builder
+	sc := bufio.NewScanner(stderr)
+	for n := 0; sc.Scan(); {
+		errText.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), " passed ") {
+			if n++; n == 2 {
+				cmd.Process.Signal(syscall.SIGINT)
+			}
+		}
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("stopped eval: %v, want exit status 1\n%s", err, errText.String())
+	}
+	if !strings.Contains(errText.String(), "--resume") {
+		t.Errorf("stopped eval does not say how to resume:\n%s", errText.String())
+	}
+	checkNoLeftovers(t, tmp)
+	first, _ := ReadResults(filepath.Join(out, ResultsFile))
+	if len(first) < 2 || len(first) >= 21 {
+		t.Errorf("stopped eval wrote %d results, want from 2 to fewer than 21", len(first))
+	}
+
+	cmd = exec.CommandContext(t.Context(), deskrunBin, append(args, "--resume")...)
+	cmd.Env = env
+	stdout.Reset()
+	var stderr2 bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr2
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("resumed eval: %v\n%s", err, stderr2.String())
+	}
+	checkNoLeftovers(t, tmp)
+	all, _ := ReadResults(filepath.Join(out, ResultsFile))
+	if len(all) != 21 {
+		t.Errorf("after resume: %d results, want 21", len(all))
+	}
+	table := stdout.String()
+	if !strings.Contains(table, "all     21      21       0   100.0%") {
+		t.Errorf("summary table:\n%s", table)
+	}
+	if _, err := os.Stat(filepath.Join(out, ReportFile)); err != nil {
+		t.Errorf("no report: %v", err)
+	}
+	if n := strings.Count(stderr2.String(), "\n"); n < 21-len(first) {
+		t.Errorf("resumed eval printed %d progress lines for %d tasks:\n%s", n, 21-len(first), stderr2.String())
+	}
+}
