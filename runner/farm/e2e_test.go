@@ -429,7 +429,9 @@ func TestLimits(t *testing.T) {
 
 type agentFunc func(ctx context.Context, req agent.Request) (agent.Response, error)
 
-func (f agentFunc) Step(ctx context.Context, req agent.Request) (agent.Response, error) { return f(ctx, req) }
+func (f agentFunc) Step(ctx context.Context, req agent.Request) (agent.Response, error) {
+	return f(ctx, req)
+}
 
 // cancelAfter is a progress writer that cancels a run after n lines.
 type cancelAfter struct {
