@@ -102,12 +102,31 @@ func TestScreenshotPixels(t *testing.T) {
 	if small.Width != 640 || small.Height != 400 || small.Scale != 0.5 || small.Format != "jpeg" {
 		t.Errorf("scaled: %dx%d scale %v format %s", small.Width, small.Height, small.Scale, small.Format)
 	}
+	odd, err := c.Screenshot(ctx, wire.ScreenshotOptions{MaxWidth: 333})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if odd.Width != 333 || odd.Height != 208 || odd.Format != "png" {
+		t.Errorf("max_width 333: %dx%d %s, want 333x208 png", odd.Width, odd.Height, odd.Format)
+	}
+	if img, _, err := image.Decode(bytes.NewReader(odd.Data)); err != nil {
+		t.Error(err)
+	} else if r, g, b, _ := img.At(100, 100).RGBA(); r>>8 != 0x12 || g>>8 != 0x34 || b>>8 != 0x56 {
+		t.Errorf("scaled pixel = %02x%02x%02x, want 123456", r>>8, g>>8, b>>8)
+	}
 	reg, err := c.Screenshot(ctx, wire.ScreenshotOptions{Region: &wire.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if reg.Width != 100 || reg.Height != 50 {
 		t.Errorf("region: %dx%d, want 100x50", reg.Width, reg.Height)
+	}
+	both, err := c.Screenshot(ctx, wire.ScreenshotOptions{MaxWidth: 50, Region: &wire.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if both.Width != 50 || both.Height != 25 || both.Scale != 0.5 {
+		t.Errorf("region at max_width 50: %dx%d scale %v, want 50x25 scale 0.5", both.Width, both.Height, both.Scale)
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/deskrun/deskrun/x11"
 	"github.com/deskrun/deskrun/x11/keysym"
 	"github.com/labstack/echo/v4"
-	"golang.org/x/image/draw"
 )
 
 func (s *Server) screenshot(c echo.Context) error {
@@ -55,9 +54,7 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 	if b := img.Bounds(); o.MaxWidth > 0 && b.Dx() > o.MaxWidth {
 		scale = float64(o.MaxWidth) / float64(b.Dx())
 		nh := max(1, int(float64(b.Dy())*scale+0.5))
-		dst := image.NewRGBA(image.Rect(0, 0, o.MaxWidth, nh))
-		draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
-		out = dst
+		out = downscale(img, o.MaxWidth, nh)
 	}
 	var buf bytes.Buffer
 	format := o.Format

@@ -15,6 +15,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"regexp"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -27,6 +29,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentd:", err)
 		os.Exit(1)
 	}
+}
+
+var screenFlag = regexp.MustCompile(`^([0-9]{1,5})x([0-9]{1,5})(?:x([0-9]{1,2}))?$`)
+
+// parseScreen reads --screen: WxH or WxHx24.
+func parseScreen(v string) (wire.Screen, error) {
+	m := screenFlag.FindStringSubmatch(v)
+	if m == nil {
+		return wire.Screen{}, fmt.Errorf("--screen: want WxH or WxHx24, got %q", v)
+	}
+	w, _ := strconv.Atoi(m[1])
+	h, _ := strconv.Atoi(m[2])
+	if m[3] != "" && m[3] != "24" {
+		return wire.Screen{}, fmt.Errorf("--screen: depth %s not supported (agentd's Xvfb runs at depth 24)", m[3])
+	}
+	if w < 1 || h < 1 || w > 7680 || h > 4320 {
+		return wire.Screen{}, fmt.Errorf("--screen: %dx%d out of range 1x1..7680x4320", w, h)
+	}
+	return wire.Screen{Width: w, Height: h}, nil
 }
 
 func run() error {
@@ -43,19 +64,20 @@ func run() error {
 	if token == "" && !*insecure {
 		return fmt.Errorf("AGENTD_TOKEN is not set (use --insecure-no-token to serve without one)")
 	}
-	var sc wire.Screen
-	var depth int
-	if n, err := fmt.Sscanf(*screen, "%dx%dx%d", &sc.Width, &sc.Height, &depth); err != nil && n < 2 {
-		return fmt.Errorf("--screen: want WxH or WxHxDEPTH, got %q", *screen)
-	}
-	if sc.Width < 1 || sc.Height < 1 || sc.Width > 7680 || sc.Height > 4320 {
-		return fmt.Errorf("--screen: %dx%d out of range 1x1..7680x4320", sc.Width, sc.Height)
+	sc, err := parseScreen(*screen)
+	if err != nil {
+		return err
 	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewJSONHandler(os.Stderr, opts)
+	if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		h = slog.NewTextHandler(os.Stderr, opts)
+	}
+	log := slog.New(h)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
