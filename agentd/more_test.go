@@ -3,6 +3,7 @@ package agentd
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -246,5 +247,87 @@ func TestXvfbOnBusyDisplay(t *testing.T) {
 	_, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, Display: display, Token: token})
 	if err == nil || !strings.Contains(err.Error(), "Xvfb exited at start: ") {
 		t.Errorf("start on busy %s: %v, want Xvfb's reason", display, err)
+	}
+}
+
+// TestShellBackgroundAndEdges: a command that leaves a program in the
+// background finishes at once (the program keeps running and its output
+// shows up later), and commands that exit, redirect their output or
+// replace the exit trap still finish with all their output.
+func TestShellBackgroundAndEdges(t *testing.T) {
+	_, c := start(t)
+	ctx := t.Context()
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	t0 := time.Now()
+	s, err := c.ShellExec(ctx, "bg", wire.ShellExecRequest{Command: "sleep 300 & echo $! > " + pidFile + "; (sleep 0.3; echo late) & echo started", WaitMS: 10000})
+	if err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != 0 || s.Output != "started\n" {
+		t.Fatalf("background command: %+v %v", s, err)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("the command took %v to count as finished", d)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	fmt.Sscan(string(b), &pid)
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("background sleep %d is gone: %v", pid, err)
+	}
+	waitFor(t, "the background program's output", func() bool {
+		s, err := c.ShellView(ctx, "bg")
+		return err == nil && s.Output == "started\nlate\n"
+	})
+	if s, err := c.ShellExec(ctx, "bg", wire.ShellExecRequest{Command: "echo next"}); err != nil || s.Output != "next\n" {
+		t.Errorf("next command: %+v %v", s, err)
+	}
+	if _, err := c.ShellKill(ctx, "bg"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the kill to end the background program", func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err != nil || strings.Contains(string(b), ") Z ")
+	})
+
+	for _, tc := range []struct {
+		name, cmd, out string
+		code           int
+	}{
+		{"exit", "cd " + dir + "; echo bye; exit 5", "bye\n", 5},
+		{"no newline", "printf abc", "abc", 0},
+		{"stdout closed", "echo shown; exec >/dev/null 2>&1; echo hidden", "shown\n", 0},
+		{"own exit trap", "trap 'echo trapped' EXIT; echo hi", "hi\ntrapped\n", 0},
+		{"nul bytes", `printf 'a\0b\0'`, "a\x00b\x00", 0},
+	} {
+		s, err := c.ShellExec(ctx, "edge", wire.ShellExecRequest{Command: tc.cmd, WaitMS: 10000})
+		if err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != tc.code || s.Output != tc.out {
+			t.Errorf("%s: %+v %v, want exit %d output %q", tc.name, s, err, tc.code, tc.out)
+		}
+	}
+	if s, _ := c.ShellView(ctx, "edge"); s.Dir != dir {
+		t.Errorf("cd before exit: dir %q, want %q", s.Dir, dir)
+	}
+	s, err = c.ShellExec(ctx, "big", wire.ShellExecRequest{Command: "head -c 3000000 /dev/zero | tr '\\0' a; echo", WaitMS: 20000})
+	if err != nil || s.Running || len(s.Output) != maxShellOutput || !strings.HasSuffix(s.Output, "a\n") {
+		t.Errorf("big output: running %v len %d %v", s.Running, len(s.Output), err)
+	}
+	if _, err := c.ShellExec(ctx, "edge", wire.ShellExecRequest{Command: "pwd", Dir: "relative"}); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), "dir:") {
+		t.Errorf("relative dir: %v", err)
+	}
+}
+
+func TestMarkerPrefix(t *testing.T) {
+	m := []byte("\x00end\x00")
+	for _, tt := range []struct {
+		data string
+		want int
+	}{
+		{"abc", 0}, {"abc\x00", 1}, {"abc\x00en", 3}, {"\x00end", 4}, {"", 0}, {"end\x00", 1}, {"end", 0},
+	} {
+		if got := markerPrefix([]byte(tt.data), m); got != tt.want {
+			t.Errorf("markerPrefix(%q) = %d, want %d", tt.data, got, tt.want)
+		}
 	}
 }

@@ -2,14 +2,18 @@ package agentd
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,17 +27,38 @@ import (
 // ends, its final directory and environment become the session's. So
 // `cd` and `export` carry over between calls, and a running command's
 // standard input stays open for write calls.
+//
+// A command is finished when its bash exits, even if it left programs
+// running in the background (`server &`): those keep running, their
+// output joins the session's current output as in a terminal, and they
+// end with the session's kill or with agentd. Completion is told by a
+// marker bash writes to the output pipe after the command (on a
+// descriptor the command cannot reach), so every byte the command wrote
+// is in the output before it counts as finished.
 
 // maxShellOutput is how much of a command's output a session keeps (the
 // most recent part).
 const maxShellOutput = 1 << 20
 
-// shellScript runs the command and reports the directory and environment
-// it ended with on fd 3.
-const shellScript = `eval "$DESKRUN_SHELL_COMMAND" 3>&-
-__deskrun_rc=$?
-{ printf '%s\0' "$PWD"; env -0; } >&3
-exit $__deskrun_rc`
+// shellScript runs the command; on exit (also through `exit` in the
+// command) it reports the directory and environment it ended with on fd 3
+// (NUL-separated, an empty entry last) and then writes the end marker
+// (%s) to fd 4, a copy of the output pipe. Neither descriptor's end of
+// file tells anything: subshells left in the background hold bash's
+// saved copies of them.
+const shellScript = `__deskrun_end() {
+	__deskrun_rc=$?
+	{ printf '%%s\0' "$PWD"; env -0; printf '\0'; } >&3
+	printf '%s' >&4
+	exit $__deskrun_rc
+}
+trap __deskrun_end EXIT
+eval "$DESKRUN_SHELL_COMMAND" 3>&- 4>&-`
+
+// markerGrace is how long after bash exits without writing the end
+// marker (killed, or the command replaced the exit trap) its output is
+// still collected.
+const markerGrace = 200 * time.Millisecond
 
 var shellID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
@@ -44,16 +69,18 @@ type shells struct {
 }
 
 type shell struct {
+	id  string
+	out atomic.Pointer[tail] // output of the current command
+
 	mu      sync.Mutex
-	id      string
 	dir     string
 	env     []string // nil: agentd's environment
 	command string
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
-	out     *tail
 	exit    *int
 	done    chan struct{}
+	groups  []int // process groups of the session's commands
 }
 
 // tail keeps the last n bytes written to it.
@@ -67,8 +94,10 @@ func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.n {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.n:]...)
+	// Trim only once twice the cap is reached, so that heavy output does
+	// not copy the whole buffer on every write.
+	if len(t.buf) > 2*t.n {
+		t.buf = append(make([]byte, 0, 2*t.n), t.buf[len(t.buf)-t.n:]...)
 	}
 	return len(p), nil
 }
@@ -76,7 +105,7 @@ func (t *tail) Write(p []byte) (int, error) {
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf[max(0, len(t.buf)-t.n):])
 }
 
 func newShells(s *Server) *shells { return &shells{s: s, m: map[string]*shell{}} }
@@ -108,8 +137,8 @@ func (ss *shells) closeAll() {
 
 func (sh *shell) state() wire.Shell {
 	st := wire.Shell{ID: sh.id, Dir: sh.dir, Command: sh.command, ExitCode: sh.exit}
-	if sh.out != nil {
-		st.Output = sh.out.String()
+	if out := sh.out.Load(); out != nil {
+		st.Output = out.String()
 	}
 	if sh.done != nil {
 		select {
@@ -143,6 +172,9 @@ func (s *Server) shellExec(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if req.Dir != "" && !filepath.IsAbs(req.Dir) {
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("dir: %q is not an absolute path", req.Dir))
+	}
 	sh, err := s.shells.get(c.Param("id"), true)
 	if err != nil {
 		return err
@@ -152,44 +184,73 @@ func (s *Server) shellExec(c echo.Context) error {
 		sh.mu.Unlock()
 		return errdefs.ErrConflict.WithMessage(fmt.Sprintf("shell %q is still running %q; wait for it, write to it or kill it", sh.id, st.Command))
 	}
+	done, err := s.startShellCommand(sh, req)
+	sh.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.shellAnswer(c, sh, done, wait)
+}
+
+// startShellCommand starts req.Command in sh, whose lock the caller
+// holds, and returns the channel closed when it has finished.
+func (s *Server) startShellCommand(sh *shell, req wire.ShellExecRequest) (chan struct{}, error) {
 	dir := sh.dir
 	if req.Dir != "" {
 		dir = req.Dir
 	}
-	r, w, err := os.Pipe()
+	var nonce [12]byte
+	_, _ = rand.Read(nonce[:])
+	marker := []byte("\x00deskrun-end-" + hex.EncodeToString(nonce[:]) + "\x00")
+	script := fmt.Sprintf(shellScript, `\0deskrun-end-`+hex.EncodeToString(nonce[:])+`\0`)
+	outR, outW, err := os.Pipe()
 	if err != nil {
-		sh.mu.Unlock()
-		return err
+		return nil, err
 	}
-	cmd := exec.Command("bash", "-c", shellScript)
+	endR, endW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd := exec.Command("bash", "-c", script)
 	env := sh.env
 	if env == nil {
 		env = s.env(nil)
 	}
 	cmd.Env = append(append([]string(nil), env...), "DESKRUN_SHELL_COMMAND="+req.Command)
 	cmd.Dir = dir
-	cmd.ExtraFiles = []*os.File{w}
+	// Stdout and stderr are the pipe itself, not copied by os/exec: a
+	// program left in the background may keep it open for as long as
+	// it runs.
+	cmd.Stdout, cmd.Stderr = outW, outW
+	cmd.ExtraFiles = []*os.File{endW, outW}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	out := &tail{n: maxShellOutput}
-	cmd.Stdout, cmd.Stderr = out, out
 	stdin, err := cmd.StdinPipe()
 	if err == nil {
 		err = cmd.Start()
 	}
-	w.Close()
+	outW.Close()
+	endW.Close()
 	if err != nil {
-		r.Close()
-		sh.mu.Unlock()
-		return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("start the command in %s: %v", dir, err))
+		outR.Close()
+		endR.Close()
+		return nil, errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("start the command in %s: %v", dir, err))
 	}
-	sh.command, sh.cmd, sh.stdin, sh.out, sh.exit = req.Command, cmd, stdin, out, nil
+	pgid := cmd.Process.Pid
+	s.track(pgid)
+	out := &tail{n: maxShellOutput}
+	sh.out.Store(out)
+	sh.command, sh.cmd, sh.stdin, sh.exit = req.Command, cmd, stdin, nil
+	sh.groups = append(sh.groups, pgid)
 	done := make(chan struct{})
 	sh.done = done
+	ended := make(chan struct{})
+	go sh.drain(outR, marker, ended)
+	trailerC := make(chan []byte, 1)
+	go func() { trailerC <- readTrailer(endR) }()
 	go func() {
-		trailer, _ := io.ReadAll(r)
-		r.Close()
 		err := cmd.Wait()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
@@ -197,13 +258,26 @@ func (s *Server) shellExec(c echo.Context) error {
 				code = 128 + int(ee.Sys().(syscall.WaitStatus).Signal())
 			}
 		}
+		// bash wrote the trailer and then the marker before exiting,
+		// unless it was killed or the command replaced the exit trap.
+		var trailer []byte
+		grace := time.NewTimer(markerGrace)
+		select {
+		case trailer = <-trailerC:
+			select {
+			case <-ended:
+			case <-grace.C:
+			}
+		case <-grace.C:
+		}
+		grace.Stop()
 		sh.mu.Lock()
 		sh.exit = &code
 		if parts := bytes.Split(trailer, []byte{0}); len(parts) > 1 && len(parts[0]) > 0 {
 			sh.dir = string(parts[0])
 			var env []string
 			for _, kv := range parts[1:] {
-				if k, _, ok := strings.Cut(string(kv), "="); ok && k != "DESKRUN_SHELL_COMMAND" && k != "__deskrun_rc" && k != "_" && k != "SHLVL" && k != "PWD" && k != "OLDPWD" {
+				if k, _, ok := strings.Cut(string(kv), "="); ok && k != "DESKRUN_SHELL_COMMAND" && k != "_" && k != "SHLVL" && k != "PWD" && k != "OLDPWD" {
 					env = append(env, string(kv))
 				}
 			}
@@ -212,8 +286,70 @@ func (s *Server) shellExec(c echo.Context) error {
 		sh.mu.Unlock()
 		close(done)
 	}()
-	sh.mu.Unlock()
-	return s.shellAnswer(c, sh, done, wait)
+	return done, nil
+}
+
+// readTrailer reads what the shell script reports on fd 3 up to its
+// terminating empty entry, then closes r. It returns nil when the report
+// is missing or incomplete.
+func readTrailer(r *os.File) []byte {
+	defer r.Close()
+	var b []byte
+	buf := make([]byte, 16<<10)
+	for {
+		n, err := r.Read(buf)
+		b = append(b, buf[:n]...)
+		if bytes.HasSuffix(b, []byte{0, 0}) {
+			return b
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}
+
+// drain copies a command's output pipe into the session's current output
+// until every writer has closed it, and closes ended when it sees the end
+// marker (which it drops).
+func (sh *shell) drain(r *os.File, marker []byte, ended chan struct{}) {
+	defer r.Close()
+	buf := make([]byte, 32<<10)
+	var held []byte // a possible start of the marker, not yet shown
+	seen := false
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			data := append(held, buf[:n]...)
+			held = nil
+			if !seen {
+				if i := bytes.Index(data, marker); i >= 0 {
+					_, _ = sh.out.Load().Write(data[:i])
+					data = data[i+len(marker):]
+					seen = true
+					close(ended)
+				} else if k := markerPrefix(data, marker); k > 0 {
+					held = append([]byte(nil), data[len(data)-k:]...)
+					data = data[:len(data)-k]
+				}
+			}
+			_, _ = sh.out.Load().Write(data)
+		}
+		if err != nil {
+			_, _ = sh.out.Load().Write(held)
+			return
+		}
+	}
+}
+
+// markerPrefix returns the length of the longest end of data that begins
+// marker (shorter than marker).
+func markerPrefix(data, marker []byte) int {
+	for k := min(len(data), len(marker)-1); k > 0; k-- {
+		if bytes.HasSuffix(data, marker[:k]) {
+			return k
+		}
+	}
+	return 0
 }
 
 func (s *Server) shellAnswer(c echo.Context, sh *shell, done chan struct{}, wait time.Duration) error {
@@ -296,15 +432,17 @@ func (s *Server) shellKill(c echo.Context) error {
 	return s.shellAnswer(c, sh, nil, 0)
 }
 
-// kill ends the session's running command, if any, and waits for it.
+// kill ends the session's running command and whatever its commands
+// left running in the background, and waits for the command.
 func (sh *shell) kill() {
 	sh.mu.Lock()
-	cmd, done := sh.cmd, sh.done
-	running := sh.state().Running
+	groups, done := sh.groups, sh.done
+	sh.groups = nil
 	sh.mu.Unlock()
-	if !running || cmd == nil {
-		return
+	for _, g := range groups {
+		_ = syscall.Kill(-g, syscall.SIGKILL)
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	<-done
+	if done != nil {
+		<-done
+	}
 }
