@@ -32,8 +32,10 @@ func (s *server) logPanic(c echo.Context, err error, stack []byte) error {
 
 // errorHandler is the one place errors become answers: echo's own
 // (routing, 404, 405) by their status, the rest by their errdefs class
-// through [wire.ErrorOf]. A 5xx answer carries an id instead of the
-// error's text, which goes to the log under that id.
+// through [wire.ErrorOf]. An internal error (500) is answered with an id
+// instead of its text, which goes to the log under that id; the other
+// 5xx (unavailable, timeout, not implemented) carry their own
+// classified messages and are logged as warnings.
 func (s *server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -49,11 +51,15 @@ func (s *server) errorHandler(err error, c echo.Context) {
 	default:
 		status, body = wire.ErrorOf(err, "internal error")
 	}
-	if status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusGatewayTimeout {
+	switch {
+	case body.Error.Code == wire.CodeInternal:
 		id := errorID()
 		s.log.ErrorContext(req.Context(), "request failed",
 			"error_id", id, "method", req.Method, "path", c.Path(), "status", status, "err", err)
 		body.Error.Message = fmt.Sprintf("internal error (id %s)", id)
+	case status >= 500:
+		s.log.WarnContext(req.Context(), "request failed",
+			"method", req.Method, "path", c.Path(), "status", status, "err", err)
 	}
 	if req.Method == http.MethodHead {
 		_ = c.NoContent(status)

@@ -110,8 +110,8 @@ func (s *server) input(c echo.Context) error {
 		// The answer is the error envelope plus the report of the
 		// actions run up to the one that failed.
 		status, body := wire.ErrorOf(err, "input failed")
-		if status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusGatewayTimeout {
-			return err
+		if body.Error.Code == wire.CodeInternal {
+			return err // answered with an error id, the report left out
 		}
 		res.Error = &body.Error
 		if res.Results == nil {

@@ -184,7 +184,7 @@ func TestServe(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &p); code != 0 || err != nil || p != (wire.Point{X: 321, Y: 123}) {
 		t.Errorf("cursor: %d %s", code, stdout)
 	}
-	if code, stdout, stderr := cli("input", id, `{"actions":[{"type":"move","x":900,"y":0}]}`); code != 1 || !strings.Contains(stderr, "actions[0].x: 900 is off the screen") {
+	if code, stdout, stderr := cli("input", id, `{"actions":[{"type":"move","x":900,"y":0}]}`); code != 1 || stdout != "" || !strings.Contains(stderr, "actions[0].x: 900 is off the screen") {
 		t.Errorf("bad input: %d %q %q", code, stdout, stderr)
 	}
 

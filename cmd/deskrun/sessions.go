@@ -350,7 +350,7 @@ func (sc *sessionsCmd) input(ctx context.Context, args []string) error {
 		return usagef("input: actions are not valid JSON: %v", err)
 	}
 	res, err := sc.client().Input(ctx, pos[0], req.Actions)
-	if res.Results != nil || res.Error != nil {
+	if err == nil || len(res.Results) > 0 { // the report of the actions attempted
 		if werr := writeJSON(sc.stdout, res); werr != nil && err == nil {
 			err = werr
 		}
