@@ -30,7 +30,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr, "[flags]")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	prov := fs.String("provider", "auto", "sandbox provider: auto (docker where an engine answers and the image exists, else local), docker or local")
-	token := fs.String("token", "", "bearer token required on every call but /healthz (default $DESKRUN_TOKEN)")
+	token := fs.String("token", "", "bearer token required on every call but /healthz (default $DESKRUN_TOKEN, which, unlike a flag, does not show in ps)")
 	agentdPath := fs.String("agentd", "", "agentd binary of local sandboxes (default: agentd beside deskrun, else in PATH)")
 	image := fs.String("image", docker.DefaultImage, "default sandbox image of the docker provider")
 	dn := fs.String("dialect", "anthropic", "default tool dialect of sessions and tool lists")
