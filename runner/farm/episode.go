@@ -174,6 +174,7 @@ func (ep *episode) run(ctx context.Context) error {
 		rec.Text, rec.Calls, rec.Done, rec.Fail = resp.Text, resp.Calls, resp.Done, resp.Fail
 		turn := agent.Turn{Step: ep.step, Calls: resp.Calls}
 		ended := ""
+		endedByCall := false
 		began = time.Now()
 		for _, c := range resp.Calls {
 			dn := c.Dialect
@@ -195,8 +196,8 @@ func (ep *episode) run(ctx context.Context) error {
 				return err
 			}
 			turn.Results = append(turn.Results, outcomeOf(res))
-			if res.Done {
-				ended = endAction(c, res)
+			if res.Done { // osworld's done or fail
+				ended, endedByCall = endAction(c, res), true
 				break
 			}
 		}
@@ -214,9 +215,17 @@ func (ep *episode) run(ctx context.Context) error {
 		case resp.Done:
 			ended = task.ActionDone
 		}
-		if err := ep.settle(ctx); err != nil {
-			ep.status, ep.what = StatusInfraError, "settle"
-			return err
+		// Calls that acted (all but one that only ended the episode) get
+		// the desktop time to react before it is looked at again.
+		acted := len(turn.Results)
+		if endedByCall {
+			acted--
+		}
+		if acted > 0 {
+			if err := ep.settle(ctx); err != nil {
+				ep.status, ep.what = StatusInfraError, "settle"
+				return err
+			}
 		}
 		if ended != "" {
 			ep.o.LastAction = ended
@@ -232,6 +241,8 @@ func (ep *episode) settle(ctx context.Context) error {
 	if ep.f.cfg.Settle <= 0 {
 		return nil
 	}
+	began := time.Now()
+	defer func() { ep.o.SettleMS += since(began) }()
 	t := time.NewTimer(ep.f.cfg.Settle)
 	defer t.Stop()
 	select {

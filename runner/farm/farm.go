@@ -67,7 +67,9 @@ type Config struct {
 	// Settle is how long the desktop is left after a step's calls before
 	// the next screenshot, and before grading (default 500ms; negative
 	// means no pause). Programs react to input asynchronously: a command
-	// typed into a terminal runs after the key press returns.
+	// typed into a terminal runs after the key press returns. A step
+	// whose only call ends the episode (osworld's done or fail) gets no
+	// pause.
 	Settle time.Duration
 
 	// Provider, Image, Screen and Labels go into every session request
@@ -168,12 +170,13 @@ type Result struct {
 	StepLimit bool `json:"step_limit,omitempty"`
 	// Where the last attempt's time went, in milliseconds: starting the
 	// sandbox, setup, the agent's thinking, tool calls, screenshots for
-	// the agent, grading.
+	// the agent, settle pauses, grading.
 	SandboxMS int64 `json:"sandbox_ms"`
 	SetupMS   int64 `json:"setup_ms"`
 	AgentMS   int64 `json:"agent_ms"`
 	ToolsMS   int64 `json:"tools_ms"`
 	ObserveMS int64 `json:"observe_ms"`
+	SettleMS  int64 `json:"settle_ms"`
 	EvalMS    int64 `json:"eval_ms"`
 	// Finished is when the result was known.
 	Finished time.Time `json:"finished"`
