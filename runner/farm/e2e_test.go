@@ -27,6 +27,7 @@ import (
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/local"
+	"github.com/deskrun/deskrun/sandbox/pool"
 )
 
 // These tests run the shipped task suite (../../tasks) end to end: the
@@ -569,4 +570,37 @@ func TestEvalCommand(t *testing.T) {
 	if n := strings.Count(stderr2.String(), "\n"); n < 21-len(first) {
 		t.Errorf("resumed eval printed %d progress lines for %d tasks:\n%s", n, 21-len(first), stderr2.String())
 	}
+}
+
+// TestWarmPool runs tasks on sandboxes a pool started ahead of them.
+func TestWarmPool(t *testing.T) {
+	p := newTestProvider(t)
+	pl := pool.New(p, pool.Config{Specs: []sandbox.Spec{{Screen: sandbox.DefaultScreen}}, Size: 2})
+	m := newManager(t, pl)
+	tasks := loadSuite(t, "files-copy-notes", "files-move-todo", "shell-md5sum", "shell-permissions", "files-count-lines", "shell-log-times")
+	deadline := time.Now().Add(30 * time.Second)
+	for pl.Idle() < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	results, err := Run(t.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: t.TempDir(), Parallel: 2}, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm := 0
+	for _, r := range results {
+		if r.Status != StatusPassed {
+			t.Errorf("%s: %s %s", r.ID, r.Status, r.Error)
+		}
+		if r.SandboxMS < 100 {
+			warm++
+		}
+	}
+	t.Logf("%d of %d tasks started on a warm sandbox", warm, len(results))
+	if warm < 2 {
+		t.Errorf("%d tasks got a warm sandbox, want at least the 2 waiting at the start", warm)
+	}
+	if err := pl.Close(context.Background()); err != nil {
+		t.Error(err)
+	}
+	checkNoLeftovers(t, p.home)
 }

@@ -242,6 +242,7 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 	}
 	prog := newProgress(cfg.Progress, cfg.Terminal, len(todo))
 	defer prog.finish()
+	defer prog.tick()()
 
 	var mu sync.Mutex
 	results := done

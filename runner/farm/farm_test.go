@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -280,4 +281,29 @@ func TestProgress(t *testing.T) {
 	if strings.Contains(out, "passed  a") {
 		t.Errorf("terminal progress prints a line for a passed task:\n%q", out)
 	}
+}
+
+func TestProgressTicks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var buf bytes.Buffer
+		p := newProgress(&buf, true, 3)
+		stop := p.tick()
+		time.Sleep(3500 * time.Millisecond)
+		stop()
+		out := buf.String()
+		if n := strings.Count(out, "\r\033[K"); n != 3 {
+			t.Errorf("%d redraws in 3.5s, want 3:\n%q", n, out)
+		}
+		if !strings.HasSuffix(out, "0/3 done, 0 passed, 0 running, 3s") {
+			t.Errorf("last redraw = %q", out)
+		}
+		// Off a terminal nothing ticks.
+		buf.Reset()
+		stop = newProgress(&buf, false, 3).tick()
+		time.Sleep(2 * time.Second)
+		stop()
+		if buf.Len() != 0 {
+			t.Errorf("plain progress ticked: %q", buf.String())
+		}
+	})
 }

@@ -27,6 +27,32 @@ func newProgress(w io.Writer, term bool, total int) *progress {
 	return &progress{w: w, term: term, total: total, start: time.Now(), now: time.Now}
 }
 
+// tick redraws the terminal's line every second (so the elapsed time
+// moves while long tasks run) until the returned function is called; the
+// function waits for the redrawing to end.
+func (p *progress) tick() (stop func()) {
+	if p.w == nil || !p.term {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				p.redraw()
+				p.mu.Unlock()
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
 func (p *progress) started() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
