@@ -113,10 +113,12 @@ func eval(args []string) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	// A second Ctrl-C ends the process at once.
+	// A second Ctrl-C ends the process at once: the signals get their
+	// default behaviour back (for every listener of the process).
 	context.AfterFunc(ctx, func() {
 		stop()
-		fmt.Fprintln(os.Stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit now)")
+		signal.Reset(syscall.SIGINT, syscall.SIGTERM)
+		fmt.Fprintln(os.Stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit at once)")
 	})
 
 	providers, closers, err := setupProviders(ctx, f.prov, f.agentd, f.image, false, log)
