@@ -23,6 +23,9 @@ type fakeSandbox struct {
 	execs     []wire.ExecRequest
 	activated []uint32
 	closed    []uint32
+	// gone lists windows that are still listed but no longer exist:
+	// activating or closing them is not found, as agentd answers.
+	gone map[uint32]bool
 }
 
 func newFake() *fakeSandbox {
@@ -93,6 +96,9 @@ func (f *fakeSandbox) Windows(context.Context) ([]wire.Window, error) {
 func (f *fakeSandbox) ActivateWindow(_ context.Context, id uint32) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.gone[id] {
+		return errdefs.ErrNotFound.WithMessage("window gone")
+	}
 	f.activated = append(f.activated, id)
 	return nil
 }
@@ -100,6 +106,9 @@ func (f *fakeSandbox) ActivateWindow(_ context.Context, id uint32) error {
 func (f *fakeSandbox) CloseWindow(_ context.Context, id uint32) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.gone[id] {
+		return errdefs.ErrNotFound.WithMessage("window gone")
+	}
 	f.closed = append(f.closed, id)
 	return nil
 }

@@ -506,7 +506,7 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 	for _, w := range before {
 		known[w.ID] = true
 	}
-	_, found, err := r.waitWindow(ctx, func(w wire.Window) bool {
+	_, found, err := r.waitWindow(ctx, time.Now().Add(r.opts.WindowTimeout), func(w wire.Window) bool {
 		return !known[w.ID] || strings.Contains(w.Title, base)
 	})
 	if err != nil {
@@ -738,39 +738,46 @@ func classParts(class string) []string {
 }
 
 func (r *run) activateWindow(ctx context.Context, p map[string]any) error {
-	w, found, err := r.waitWindow(ctx, windowMatcher(p))
-	if err != nil {
-		return err
-	}
-	if !found {
-		r.log.WarnContext(ctx, "no window to activate", "window_name", p["window_name"])
-		return nil
-	}
-	if err := r.sb.ActivateWindow(ctx, w.ID); err != nil {
-		return fmt.Errorf("activate window %d %q: %w", w.ID, w.Title, err)
-	}
-	return nil
+	return r.onWindow(ctx, p, "activate", r.sb.ActivateWindow)
 }
 
 func (r *run) closeWindow(ctx context.Context, p map[string]any) error {
-	w, found, err := r.waitWindow(ctx, windowMatcher(p))
-	if err != nil {
-		return err
-	}
-	if !found {
-		r.log.WarnContext(ctx, "no window to close", "window_name", p["window_name"])
-		return nil
-	}
-	if err := r.sb.CloseWindow(ctx, w.ID); err != nil {
-		return fmt.Errorf("close window %d %q: %w", w.ID, w.Title, err)
-	}
-	return nil
+	return r.onWindow(ctx, p, "close", r.sb.CloseWindow)
 }
 
-// waitWindow polls the window list until match finds one or
-// Options.WindowTimeout passes.
-func (r *run) waitWindow(ctx context.Context, match func(wire.Window) bool) (wire.Window, bool, error) {
+// onWindow waits for a window p matches and acts on it. A window that is
+// gone by the time it is acted on (one a close step asked to close is
+// still listed for a moment) is passed over for the next match among the
+// windows listed then; with none left, the step is skipped as wmctrl
+// skips it for OSWorld.
+func (r *run) onWindow(ctx context.Context, p map[string]any, verb string, act func(context.Context, uint32) error) error {
+	match := windowMatcher(p)
+	gone := map[uint32]bool{}
 	deadline := time.Now().Add(r.opts.WindowTimeout)
+	for {
+		w, found, err := r.waitWindow(ctx, deadline, func(w wire.Window) bool { return !gone[w.ID] && match(w) })
+		if err != nil {
+			return err
+		}
+		if !found {
+			r.log.WarnContext(ctx, "no window to "+verb, "window_name", p["window_name"])
+			return nil
+		}
+		err = act(ctx, w.ID)
+		if err == nil {
+			return nil
+		}
+		if !errdefs.IsNotFound(err) {
+			return fmt.Errorf("%s window %d %q: %w", verb, w.ID, w.Title, err)
+		}
+		gone[w.ID] = true
+		deadline = time.Now() // the windows there are now, no waiting for others
+	}
+}
+
+// waitWindow polls the window list until match finds one or the
+// deadline passes.
+func (r *run) waitWindow(ctx context.Context, deadline time.Time, match func(wire.Window) bool) (wire.Window, bool, error) {
 	for {
 		ws, err := r.sb.Windows(ctx)
 		if err != nil {

@@ -273,6 +273,33 @@ func TestWindowSteps(t *testing.T) {
 	}
 }
 
+// A window a close step asked to close stays listed for a moment; a
+// later window step that picks it meets a window that is gone, and must
+// go on with the next match (or skip the step when none is left) rather
+// than fail the setup.
+func TestWindowGoneBeforeActing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake()
+		f.windows = []wire.Window{{ID: 1, Title: "Old", Class: "xterm.XTerm"}, {ID: 2, Title: "Keep", Class: "xterm.XTerm"}}
+		f.gone = map[uint32]bool{1: true}
+		tk := parseTask(t, withConfig(`[{"type": "activate_window", "parameters": {"window_name": "xterm", "by_class": true}}]`), "")
+		if err := Setup(t.Context(), f, tk, Options{}); err != nil {
+			t.Fatalf("Setup = %v, want the next window activated", err)
+		}
+		if !slices.Equal(f.activated, []uint32{2}) {
+			t.Errorf("activated %v, want [2]", f.activated)
+		}
+		start := time.Now()
+		tk = parseTask(t, withConfig(`[{"type": "close_window", "parameters": {"window_name": "Old", "strict": true}}]`), "")
+		if err := Setup(t.Context(), f, tk, Options{}); err != nil {
+			t.Fatalf("Setup = %v, want the step skipped", err)
+		}
+		if len(f.closed) != 0 || time.Since(start) != 0 {
+			t.Errorf("closed %v after %s, want none, at once", f.closed, time.Since(start))
+		}
+	})
+}
+
 func TestWindowAppearsLater(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFake()
