@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api/wire"
@@ -52,6 +53,10 @@ func unitServer(t *testing.T, cfg Config) *httptest.Server {
 	return ts
 }
 
+// testClient bounds every call of a test, so that a hang fails the test
+// instead of stalling it.
+var testClient = &http.Client{Timeout: time.Minute}
+
 type answer struct {
 	status int
 	header http.Header
@@ -68,7 +73,7 @@ func call(t *testing.T, base, method, path, token, body string) answer {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

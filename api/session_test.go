@@ -88,7 +88,7 @@ func localServer(t *testing.T) (*Client, string) {
 			t.Errorf("close provider: %v", err)
 		}
 	})
-	return NewClient(ts.URL, testToken, nil), ts.URL
+	return NewClient(ts.URL, testToken, testClient), ts.URL
 }
 
 func rgb(c color.Color) string {
@@ -109,7 +109,8 @@ func decodeImage(t *testing.T, data []byte) image.Image {
 // a user with curl would, and checks each effect on the desktop itself.
 func TestSession(t *testing.T) {
 	c, base := localServer(t)
-	ctx := t.Context()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
 
 	// Create: 201, Location, the session object.
 	a := call(t, base, "POST", "/v1/sessions", testToken, `{"provider":"local","screen":{"width":800,"height":600},"dialect":"openai","labels":{"test":"api"}}`)
@@ -340,7 +341,8 @@ func md5hex(b []byte) string { return fmt.Sprintf("%x", md5.Sum(b)) }
 // field, and the server and the session keep working afterwards.
 func TestBadRequests(t *testing.T) {
 	c, base := localServer(t)
-	ctx := t.Context()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
 	s, err := c.CreateSession(ctx, wire.CreateSessionRequest{Screen: wire.Screen{Width: 800, Height: 600}})
 	if err != nil {
 		t.Fatal(err)

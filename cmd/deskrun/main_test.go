@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deskrun/deskrun/runner/dialect"
 	"github.com/deskrun/deskrun/runner/tool"
@@ -47,7 +49,9 @@ func TestMain(m *testing.M) {
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(t.Context(), args, &out, &errOut)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a hang fails instead of stalling
+	defer cancel()
+	code = run(ctx, args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
