@@ -3,7 +3,8 @@
 // (asks an external agent server at every step), and model loops on the
 // Anthropic and OpenAI APIs. An agent sees the task's instruction, the
 // current screenshot and the history of its calls, and answers with tool
-// calls in a named dialect (see package [dialect]), or with done or fail.
+// calls in a named dialect (package
+// github.com/deskrun/deskrun/runner/dialect), or with done or fail.
 //
 // The farm calls [Agent.Step] once per step and runs the calls it returns
 // in order on the task's session. Agents keep no per-episode state of

@@ -13,12 +13,14 @@
 //
 // The run directory:
 //
-//	results.jsonl          one [Result] per line, in the order tasks ended
-//	report.html            [WriteReport]
-//	<task>/trajectory.jsonl one [StepRecord] per step, then the final screen
-//	<task>/step-000.png     the screen each step started from
-//	<task>/final.png        the screen that was graded
-//	<task>/cache/           the task's cache folder (getters' files)
+//	results.jsonl             one [Result] per line, in the order tasks ended
+//	report.html               [WriteReport]
+//	<task>/trajectory.jsonl   one [StepRecord] per step, then the graded screen
+//	<task>/step-000.png       the screen each step started from
+//	<task>/final.png          the screen that was graded
+//	<task>/cache/             the task's cache folder (getters' files)
+//
+// <task> is the task's id as [DirName] makes it safe.
 package farm
 
 import (
