@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -60,14 +61,22 @@ func home() string {
 	return "/"
 }
 
-// capped keeps the first n bytes written to it and notes the rest.
+// capped keeps the first n bytes written to it and notes the rest. Once
+// frozen it discards everything.
 type capped struct {
+	mu        sync.Mutex
 	buf       bytes.Buffer
 	n         int
 	truncated bool
+	frozen    bool
 }
 
 func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.frozen {
+		return len(p), nil
+	}
 	if room := c.n - c.buf.Len(); room < len(p) {
 		c.truncated = true
 		if room > 0 {
@@ -76,6 +85,29 @@ func (c *capped) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return c.buf.Write(p)
+}
+
+// freeze returns what was kept and whether more was written, and
+// discards all later writes.
+func (c *capped) freeze() (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.frozen = true
+	return c.buf.String(), c.truncated
+}
+
+// outputGrace bounds how long, after the command exits, exec waits for
+// the end of its output while programs it left in the background keep the
+// output open.
+const outputGrace = 200 * time.Millisecond
+
+// drainTo copies r into w until every writer has closed r, then closes
+// eof and r. Reading goes on after the command's answer (into a frozen
+// capped), so that background programs never write to a closed pipe.
+func drainTo(r *os.File, w io.Writer, eof chan struct{}) {
+	_, _ = io.Copy(w, r)
+	r.Close()
+	close(eof)
 }
 
 func checkExec(r wire.ExecRequest) error {
@@ -128,23 +160,42 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A program the command starts in the background (`xterm &`) keeps
-	// running and may hold the output pipes: stop reading them shortly
-	// after the command itself exits.
-	cmd.WaitDelay = 200 * time.Millisecond
+	// running and may hold the output pipes. So they are plain pipes,
+	// read until every writer is gone, and the answer does not wait for
+	// that beyond outputGrace. WaitDelay covers stdin, which os/exec
+	// copies and which such a program may hold unread.
+	cmd.WaitDelay = outputGrace
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return wire.ExecResult{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return wire.ExecResult{}, err
+	}
 	stdout, stderr := &capped{n: MaxOutput}, &capped{n: MaxOutput}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Stdout, cmd.Stderr = outW, errW
 	if req.Stdin != "" {
 		cmd.Stdin = strings.NewReader(req.Stdin)
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
 		// The command could not start: a fact about the request.
 		return wire.ExecResult{ExitCode: 127, Stderr: err.Error(), DurationMS: time.Since(start).Milliseconds()}, nil
 	}
+	outEOF, errEOF := make(chan struct{}), make(chan struct{})
+	go drainTo(outR, stdout, outEOF)
+	go drainTo(errR, stderr, errEOF)
 	s.track(cmd.Process.Pid)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
 	timedOut := false
 	select {
 	case err = <-done:
@@ -153,9 +204,19 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 		err = <-done
 		timedOut = true
 	}
+	graceCtx, cancelGrace := context.WithTimeout(context.Background(), outputGrace)
+	for _, eof := range []chan struct{}{outEOF, errEOF} {
+		select {
+		case <-eof:
+		case <-graceCtx.Done():
+		}
+	}
+	cancelGrace()
+	out, outCut := stdout.freeze()
+	errOut, errCut := stderr.freeze()
 	res := wire.ExecResult{
-		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
-		Truncated: stdout.truncated || stderr.truncated, TimedOut: timedOut,
+		Stdout: out, Stderr: errOut,
+		Truncated: outCut || errCut, TimedOut: timedOut,
 		DurationMS: time.Since(start).Milliseconds(),
 	}
 	var ee *exec.ExitError

@@ -331,3 +331,23 @@ func TestMarkerPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestExecBackgroundKeepsWriting: a program exec leaves in the background
+// may go on writing to the output it inherited without being killed for
+// it (no SIGPIPE once exec has answered).
+func TestExecBackgroundKeepsWriting(t *testing.T) {
+	_, c := start(t)
+	f := filepath.Join(t.TempDir(), "alive")
+	t0 := time.Now()
+	r := sh(t, c, "(sleep 2; echo late; echo late >&2; echo alive > "+f+") & echo done")
+	if r.Stdout != "done\n" || r.Stderr != "" {
+		t.Errorf("exec answered %+v", r)
+	}
+	if d := time.Since(t0); d > 1500*time.Millisecond {
+		t.Errorf("exec waited %v for its background program", d)
+	}
+	waitFor(t, "the background program to write after its output", func() bool {
+		b, _ := os.ReadFile(f)
+		return string(b) == "alive\n"
+	})
+}
