@@ -253,24 +253,28 @@ func (s *Server) readFile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Stat before opening: opening a FIFO would wait for a writer.
+	st, err := os.Stat(p)
+	if err != nil {
+		return fileErr(p, err)
+	}
+	if err := regular(p, st); err != nil {
+		return err
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return fileErr(p, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fileErr(p, err)
-	}
-	if st.IsDir() {
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is a directory", p))
-	}
 	if st.Size() > MaxFileSize {
 		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("path: %s is %d bytes, over the %d-byte limit", p, st.Size(), MaxFileSize))
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return fileErr(p, err)
+	}
+	if len(b) > MaxFileSize { // it grew since the check
+		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("path: %s is over the %d-byte limit", p, MaxFileSize))
 	}
 	return c.Blob(http.StatusOK, "application/octet-stream", b)
 }
@@ -282,6 +286,15 @@ func (s *Server) writeFile(c echo.Context) error {
 	}
 	if n := c.Request().ContentLength; n > MaxFileSize {
 		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: %d bytes, over the %d-byte file limit", n, MaxFileSize))
+	}
+	if st, err := os.Stat(p); err == nil {
+		if err := regular(p, st); err != nil {
+			return err
+		}
+		// Write through a symbolic link, not over it.
+		if target, err := filepath.EvalSymlinks(p); err == nil {
+			p = target
+		}
 	}
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, MaxFileSize)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -311,10 +324,46 @@ func (s *Server) writeFile(c echo.Context) error {
 		mode = st.Mode().Perm()
 	}
 	_ = os.Chmod(tmp.Name(), mode)
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	err = os.Rename(tmp.Name(), p)
+	if errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV) {
+		// A mount point (a container's /etc/hosts) cannot be replaced:
+		// write it in place.
+		err = copyFile(p, tmp.Name())
+	}
+	if err != nil {
 		return fileErr(p, err)
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// copyFile overwrites dst with the contents of src.
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// regular refuses what the file calls do not read or replace:
+// directories, devices, FIFOs and sockets.
+func regular(p string, st os.FileInfo) error {
+	switch {
+	case st.IsDir():
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is a directory", p))
+	case !st.Mode().IsRegular():
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is not a regular file (%s)", p, st.Mode().Type()))
+	}
+	return nil
 }
 
 func fileErr(p string, err error) error {

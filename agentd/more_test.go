@@ -351,3 +351,46 @@ func TestExecBackgroundKeepsWriting(t *testing.T) {
 		return string(b) == "alive\n"
 	})
 }
+
+// TestFilesSpecial: the file calls refuse devices and FIFOs (without
+// hanging on them) and write through symbolic links.
+func TestFilesSpecial(t *testing.T) {
+	_, c := start(t)
+	ctx := t.Context()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero"} {
+		if _, err := c.ReadFile(ctx, p); !errdefs.IsInvalidArgument(err) || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("read %s: %v, want invalid argument", p, err)
+		}
+	}
+	if err := c.WriteFile(ctx, "/dev/null", []byte("x")); !errdefs.IsInvalidArgument(err) {
+		t.Errorf("write /dev/null: %v, want invalid argument", err)
+	}
+	if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null was replaced: %v %v", st, err)
+	}
+	target := filepath.Join(dir, "target")
+	link := filepath.Join(dir, "link")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteFile(ctx, link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target holds %q after writing through the link", b)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", st, err)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600 kept", st.Mode().Perm())
+	}
+}
