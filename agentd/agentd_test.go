@@ -359,7 +359,11 @@ func TestXvfbRestarts(t *testing.T) {
 }
 
 // xvfbChild finds the Xvfb process whose parent is ppid (0 if none).
-func xvfbChild(ppid int) int {
+func xvfbChild(ppid int) int { return childNamed(ppid, "Xvfb") }
+
+// childNamed finds the live process named comm whose parent is ppid (0 if
+// none).
+func childNamed(ppid int, comm string) int {
 	ents, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, e := range ents {
 		b, err := os.ReadFile(e)
@@ -369,7 +373,7 @@ func xvfbChild(ppid int) int {
 		// pid (comm) state ppid ...
 		st := string(b)
 		open, close := strings.IndexByte(st, '('), strings.LastIndexByte(st, ')')
-		if open < 0 || close < 0 || st[open+1:close] != "Xvfb" {
+		if open < 0 || close < 0 || st[open+1:close] != comm {
 			continue
 		}
 		var state string
@@ -416,12 +420,37 @@ func TestBinaryLifecycle(t *testing.T) {
 	if pid == 0 {
 		t.Fatal("no Xvfb found for", ready.Display)
 	}
+	wm := childNamed(cmd.Process.Pid, "openbox")
+	if wm == 0 {
+		t.Fatal("no openbox found")
+	}
+	r, err := c.Exec(context.Background(), wire.ExecRequest{Cmd: []string{"sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bg int
+	fmt.Sscan(r.Stdout, &bg)
+	if _, err := c.ShellExec(context.Background(), "s", wire.ShellExecRequest{Command: "sleep 301", WaitMS: 50}); err != nil {
+		t.Fatal(err)
+	}
+	shellSleep := 0
+	waitFor(t, "the shell's sleep", func() bool {
+		out, _ := exec.Command("pgrep", "-f", "^sleep 301$").Output()
+		fmt.Sscan(string(out), &shellSleep)
+		return shellSleep != 0
+	})
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("exit after SIGTERM: %v", err)
 	}
-	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); !errors.Is(err, os.ErrNotExist) && !bytes.Contains(b, []byte("zombie")) {
-		t.Errorf("Xvfb %d still running after agentd exited", pid)
+	for _, p := range []struct {
+		what string
+		pid  int
+	}{{"Xvfb", pid}, {"openbox", wm}, {"exec's background sleep", bg}, {"the shell session's sleep", shellSleep}} {
+		waitFor(t, p.what+" to end", func() bool {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.pid))
+			return errors.Is(err, os.ErrNotExist) || bytes.Contains(b, []byte("zombie"))
+		})
 	}
 }
 
