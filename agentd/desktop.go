@@ -3,6 +3,7 @@ package agentd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -375,21 +376,47 @@ func (d *desktop) ping() error {
 	if err != nil {
 		return err
 	}
-	if err := c.Ping(); err != nil {
-		d.lost(c)
+	if err := ping(c); err != nil {
+		if !errors.Is(err, errPingTimeout) {
+			d.lost(c)
+		}
 		return errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("the X server on %s does not answer: %v", d.display, err))
 	}
 	return nil
+}
+
+// pingTimeout bounds a health check's round trip: a stopped or stuck X
+// server makes health red instead of hanging the call.
+const pingTimeout = 2 * time.Second
+
+var errPingTimeout = fmt.Errorf("no answer within %v", pingTimeout)
+
+// ping is c.Ping bounded by pingTimeout. On timeout the round trip goes on
+// in the background until the server answers or the connection closes.
+func ping(c *x11.Conn) error {
+	ch := make(chan error, 1)
+	go func() { ch <- c.Ping() }()
+	t := time.NewTimer(pingTimeout)
+	defer t.Stop()
+	select {
+	case err := <-ch:
+		return err
+	case <-t.C:
+		return errPingTimeout
+	}
 }
 
 // failed is the answer to err, returned by a call on c: when the X server
 // no longer answers, an unavailable error (and c is dropped, see lost);
 // otherwise err as it is.
 func (d *desktop) failed(c *x11.Conn, err error) error {
-	if c.Ping() == nil {
+	perr := ping(c)
+	if perr == nil {
 		return err
 	}
-	d.lost(c)
+	if !errors.Is(perr, errPingTimeout) {
+		d.lost(c)
+	}
 	if errdefs.IsUnavailable(err) {
 		return err
 	}

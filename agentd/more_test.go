@@ -394,3 +394,25 @@ func TestFilesSpecial(t *testing.T) {
 		t.Errorf("mode %v, want 0600 kept", st.Mode().Perm())
 	}
 }
+
+// TestStoppedXvfb: an X server that stops answering turns health red
+// within seconds instead of hanging it, and green once it answers again.
+func TestStoppedXvfb(t *testing.T) {
+	s, c := start(t)
+	s.desk.mu.RLock()
+	pid := s.desk.xvfb.Process.Pid
+	s.desk.mu.RUnlock()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	t0 := time.Now()
+	if _, err := c.Health(t.Context()); !errdefs.IsUnavailable(err) {
+		t.Errorf("health of a stopped X server: %v, want unavailable", err)
+	}
+	if d := time.Since(t0); d > pingTimeout+2*time.Second {
+		t.Errorf("health took %v", d)
+	}
+	syscall.Kill(pid, syscall.SIGCONT)
+	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(t.Context()); return err == nil })
+}
