@@ -331,18 +331,39 @@ func osworldScroll(p osworldParams) (Plan, error) {
 			continue
 		}
 		f, ok := number(p[k])
-		if !ok || f != math.Trunc(f) || math.Abs(f) > 1e6 {
+		if !ok || f != math.Trunc(f) {
 			return Plan{}, toolErrorf("Invalid %s '%s'. Must be an integer.", k, pyStr(p[k]))
+		}
+		if math.Abs(f) > osworldMaxScroll {
+			return Plan{}, toolErrorf("Invalid %s '%s'. Must be an integer between -%d and %d.", k, pyStr(p[k]), osworldMaxScroll, osworldMaxScroll)
 		}
 		d[i] = int(f)
 	}
 	plan := Plan{Action: osworldAction("SCROLL", p, "dx", "dy")}
-	if d[0] != 0 || d[1] != 0 {
-		// pyautogui scrolls up for positive clicks; the core scrolls down
-		// for positive dy.
-		plan.Steps = []Step{inputStep(wire.Action{Type: wire.ActionScroll, DX: d[0], DY: -d[1]})}
+	// pyautogui scrolls up for positive clicks; the core scrolls down for
+	// positive dy.
+	if acts := scrollChunks(d[0], -d[1]); len(acts) > 0 {
+		plan.Steps = []Step{inputStep(acts...)}
 	}
 	return plan, nil
+}
+
+// osworldMaxScroll bounds SCROLL's dx and dy, which seeds/000 §7 leaves
+// unbounded ("dx和dy是整数"): as many notches as one input request of
+// core scroll actions can carry.
+const osworldMaxScroll = wire.MaxScroll * wire.MaxActions
+
+// scrollChunks scrolls dx, dy notches in core scroll actions of at most
+// wire.MaxScroll notches per axis each.
+func scrollChunks(dx, dy int) []wire.Action {
+	var out []wire.Action
+	for dx != 0 || dy != 0 {
+		cx := max(-wire.MaxScroll, min(dx, wire.MaxScroll))
+		cy := max(-wire.MaxScroll, min(dy, wire.MaxScroll))
+		out = append(out, wire.Action{Type: wire.ActionScroll, DX: cx, DY: cy})
+		dx, dy = dx-cx, dy-cy
+	}
+	return out
 }
 
 func osworldType(p osworldParams) (Plan, error) {
