@@ -98,7 +98,11 @@ func (h hermes) compile(name string, args json.RawMessage, e env) (Plan, error) 
 		if err != nil {
 			return Plan{}, toolErrorf("modifiers: %v", err)
 		}
-		mods = append(mods, k)
+		// Several names are one key (alt and option; cmd, win,
+		// windows, super and meta): each key is held once.
+		if !slices.Contains(mods, k) {
+			mods = append(mods, k)
+		}
 	}
 	var actions []wire.Action
 	var steps []Step
@@ -199,7 +203,13 @@ func (h hermes) compile(name string, args json.RawMessage, e env) (Plan, error) 
 			return Plan{}, toolErrorf("keys: %v", err)
 		}
 		for _, c := range combos {
-			actions = append(actions, wire.Action{Type: wire.ActionKey, Keys: append(append([]string{}, mods...), c...)})
+			keys := slices.Clone(mods)
+			for _, k := range c {
+				if !slices.Contains(mods, k) {
+					keys = append(keys, k)
+				}
+			}
+			actions = append(actions, wire.Action{Type: wire.ActionKey, Keys: keys})
 		}
 		mods = nil
 	case "set_value":
