@@ -97,6 +97,9 @@ func fileTool(ctx context.Context, d Desktop, name string, m map[string]any) (Re
 	case "file_str_replace":
 		old, _ := m["old_str"].(string)
 		repl, _ := m["new_str"].(string)
+		if old == "" {
+			return errorResult("old_str is empty; it must be the exact text to replace"), nil
+		}
 		b, ok, err := read()
 		if err != nil {
 			return fail("read", err)
@@ -105,7 +108,7 @@ func fileTool(ctx context.Context, d Desktop, name string, m map[string]any) (Re
 			return errorResult(fmt.Sprintf("file not found: %s", p)), nil
 		}
 		n := strings.Count(string(b), old)
-		if old == "" || n == 0 {
+		if n == 0 {
 			return errorResult(fmt.Sprintf("old_str not found in %s; it must match the file's text exactly", p)), nil
 		}
 		if err := d.WriteFile(ctx, p, []byte(strings.ReplaceAll(string(b), old, repl))); err != nil {
