@@ -118,6 +118,9 @@ func (p osworldParams) has(k string) bool { _, ok := p[k]; return ok }
 // compileOSWorld validates a desktop_* call with OSWorld's rules, in
 // OSWorld's order, and compiles it. Errors carry OSWorld's exact texts.
 func compileOSWorld(name string, args json.RawMessage) (Plan, error) {
+	if !slices.Contains(osworldTools, name) {
+		return Plan{}, toolErrorf("Unknown tool '%s'.", name)
+	}
 	v, err := tool.DecodeValue(args)
 	if err != nil {
 		return Plan{}, toolErrorf("Invalid parameters: %s", strings.TrimPrefix(err.Error(), "arguments: "))
@@ -172,6 +175,14 @@ func compileOSWorld(name string, args json.RawMessage) (Plan, error) {
 	}
 	plan.Steps = append(plan.Steps, Step{Op: opScreenshot, Capture: &Capture{Remember: true}})
 	return plan, nil
+}
+
+// osworldTools are the 12 desktop_* tools of seeds/000's 工具总览表.
+var osworldTools = []string{
+	"desktop_mouse_move", "desktop_mouse_click", "desktop_mouse_button",
+	"desktop_mouse_right_click", "desktop_mouse_double_click", "desktop_mouse_drag",
+	"desktop_scroll", "desktop_type", "desktop_key_press", "desktop_key_hold",
+	"desktop_hotkey", "desktop_control",
 }
 
 func osworldAction(actionType string, p osworldParams, keys ...string) map[string]any {

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +223,19 @@ func TestOSWorldErrorEnvelope(t *testing.T) {
 	}
 	if _, ok := res.Structured.(osworldStep); !ok {
 		t.Errorf("structured content is %T, want the step envelope", res.Structured)
+	}
+}
+
+// TestOSWorldToolList checks that the tools compileOSWorld knows are the
+// ones the dialect defines, the 12 of seeds/000's 工具总览表.
+func TestOSWorldToolList(t *testing.T) {
+	var defined []string
+	for _, d := range OSWorld.Tools() {
+		if d.Name != infoToolName {
+			defined = append(defined, d.Name)
+		}
+	}
+	if len(osworldTools) != 12 || !slices.Equal(defined, osworldTools) {
+		t.Errorf("defined %v, compiled %v", defined, osworldTools)
 	}
 }
