@@ -82,10 +82,20 @@ func TestAttachReconnects(t *testing.T) {
 		t.Fatalf("health %+v %v", h, err)
 	}
 	stopX()
+	// Hold the display number while its server is down: Xvfb takes the
+	// lock file of a live process as "in use", so another test's Xvfb
+	// choosing a free display cannot take it, and agentd reach that one.
+	lock := fmt.Sprintf("/tmp/.X%s-lock", strings.TrimPrefix(display, ":"))
+	os.Remove(lock) // the killed server's, read-only
+	if err := os.WriteFile(lock, fmt.Appendf(nil, "%10d\n", os.Getpid()), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(lock) })
 	waitFor(t, "healthz to go red", func() bool { _, err := c.Health(ctx); return err != nil })
 	if _, err := c.Cursor(ctx); !errdefs.IsUnavailable(err) {
 		t.Errorf("cursor with the X server gone: %v, want unavailable", err)
 	}
+	os.Remove(lock)
 	runXvfb(t, display)
 	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(ctx); return err == nil })
 	if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(7), Y: wire.Int(8)}}); err != nil {

@@ -118,9 +118,12 @@ func Run(ctx context.Context, conn *x11.Conn, actions []wire.Action) (wire.Input
 	for i, a := range actions {
 		start := time.Now()
 		settle := focusTarget(conn, a)
+		// runOne queues pointer and button requests; Sync sends them
+		// with the request that checks them, also after a failure, so
+		// nothing stays queued (a drag's release, say).
 		err := runOne(ctx, conn, a)
-		if err == nil {
-			err = conn.Sync()
+		if serr := conn.Sync(); err == nil {
+			err = serr
 		}
 		if err == nil && settle != 0 {
 			_, _ = conn.AwaitFocus(settle, focusSettle)
@@ -256,26 +259,35 @@ func runOne(ctx context.Context, conn *x11.Conn, a wire.Action) error {
 		}
 		return conn.Scroll(a.DX, a.DY)
 	case wire.ActionDrag:
+		// Each point is sent before the pause that follows it, so
+		// applications see motion with the button held rather than a jump.
 		b := buttonOf(a.Button)
+		release := func(err error) error {
+			_ = conn.ButtonUp(b) // sent by Run's Sync
+			return err
+		}
 		if err := conn.Move(a.Path[0][0], a.Path[0][1]); err != nil {
 			return err
 		}
 		if err := conn.ButtonDown(b); err != nil {
 			return err
 		}
+		if err := conn.Sync(); err != nil {
+			return release(err)
+		}
 		for _, p := range a.Path[1:] {
 			if err := sleep(ctx, dragStep); err != nil {
-				_ = conn.ButtonUp(b)
-				return err
+				return release(err)
 			}
 			if err := conn.Move(p[0], p[1]); err != nil {
-				_ = conn.ButtonUp(b)
-				return err
+				return release(err)
+			}
+			if err := conn.Sync(); err != nil {
+				return release(err)
 			}
 		}
 		if err := sleep(ctx, dragStep); err != nil {
-			_ = conn.ButtonUp(b)
-			return err
+			return release(err)
 		}
 		return conn.ButtonUp(b)
 	case wire.ActionWait:

@@ -315,14 +315,28 @@ func benchMoves(ctx context.Context, d *desktop, o options, t *table) error {
 	if err != nil {
 		return fmt.Errorf("agentd move: %w", err)
 	}
-	raw, err := timeIt(o.moves*10, func() error { x, y := next(); return d.x.Move(x, y) })
+	raw, err := timeIt(o.moves*4, func() error {
+		x, y := next()
+		if err := d.x.Move(x, y); err != nil {
+			return err
+		}
+		return d.x.Sync()
+	})
 	if err != nil {
 		return fmt.Errorf("in-process move: %w", err)
 	}
-	// The reference computer-use tool moves the pointer with `xdotool
-	// mousemove --sync X Y`, one process per action: --sync waits until
-	// the pointer has moved, as agentd's answer says the server took the
-	// move. Without --sync, xdotool reports nothing of the kind.
+	// The reference computer-use tool moves the pointer by running
+	// `xdotool mousemove --sync X Y` through a shell, one process per
+	// action: --sync waits until the pointer has moved, as agentd's answer
+	// says the server took the move. The rows below time xdotool run that
+	// way, run directly (no shell), and without --sync.
+	xdoShell, err := timeIt(max(1, o.moves/4), func() error {
+		x, y := next()
+		return d.runTool(ctx, "sh", "-c", fmt.Sprintf("xdotool mousemove --sync %d %d", x, y))
+	})
+	if err != nil {
+		return err
+	}
 	xdoSync, err := timeIt(max(1, o.moves/4), func() error {
 		x, y := next()
 		return d.runTool(ctx, "xdotool", "mousemove", "--sync", fmt.Sprint(x), fmt.Sprint(y))
@@ -340,9 +354,10 @@ func benchMoves(ctx context.Context, d *desktop, o options, t *table) error {
 	base := median(ours)
 	t.section("One pointer move", "per move")
 	t.row("agentd over HTTP", ours, base, "checked by the X server")
-	t.row("deskrun in-process XTEST", raw, base, "queued, not waited for")
-	t.row("xdotool mousemove --sync (one process per move)", xdoSync, base, "as the reference computer-use tool")
-	t.row("xdotool mousemove (one process per move)", xdo, base, "not waited for")
+	t.row("deskrun in-process XTEST", raw, base, "checked by the X server")
+	t.row("sh -c 'xdotool mousemove --sync' (one shell and xdotool per move)", xdoShell, base, "as the reference computer-use tool runs it")
+	t.row("xdotool mousemove --sync (one process per move)", xdoSync, base, "no shell")
+	t.row("xdotool mousemove (one process per move)", xdo, base, "no shell, not waited for")
 	return nil
 }
 
@@ -381,6 +396,9 @@ func benchTyping(ctx context.Context, d *desktop, o options, t *table) error {
 	// Keyboard focus follows the pointer (no window manager): keep it on
 	// the reader terminal.
 	if err := d.x.Move(cx, cy); err != nil {
+		return err
+	}
+	if err := d.x.Sync(); err != nil {
 		return err
 	}
 

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/deskrun/deskrun/x11/internal/wire"
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
-	"github.com/jezek/xgb/xtest"
 )
 
 // Conn is a connection to an X server with everything input, capture and
@@ -24,13 +24,13 @@ type Conn struct {
 
 	atoms map[string]xproto.Atom
 
-	inMu    sync.Mutex // input state: keymap, held keys and buttons
-	km      *keymap
-	held    []heldKey
-	pending []xtest.FakeInputCookie // injections not yet checked
-	btns    map[byte]bool
-	idle    *time.Timer // restores spare keycodes after typing goes quiet
-	close   chan struct{}
+	inMu  sync.Mutex  // input state: the input connection, keymap, held keys and buttons
+	in    *wire.Conn  // XTEST requests and the round trips that check them
+	km    *keymap
+	held  []heldKey
+	btns  map[byte]bool
+	idle  *time.Timer // restores spare keycodes after typing goes quiet
+	close chan struct{}
 
 	capMu sync.Mutex // capture buffers
 	shm   *shmSeg    // nil when MIT-SHM is unavailable
@@ -43,7 +43,10 @@ var quietXGB sync.Once
 // Dial connects to display ("" means $DISPLAY) and sets up XTEST, MIT-SHM
 // (when the server shares memory with this process) and the atoms the
 // window calls use. The keyboard map is read once here and re-read when
-// another client changes it.
+// another client changes it. Input goes through a second connection of
+// its own, which sends a batch of XTEST requests and the request that
+// checks them in one write and reads the answer without handing it
+// between goroutines (see internal/wire).
 func Dial(display string) (*Conn, error) {
 	if display == "" {
 		display = os.Getenv("DISPLAY")
@@ -56,9 +59,15 @@ func Dial(display string) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("x11: connect to %s: %w", display, err)
 	}
-	c := &Conn{x: x, btns: map[byte]bool{}, close: make(chan struct{})}
+	in, err := wire.Dial(display)
+	if err != nil {
+		x.Close()
+		return nil, fmt.Errorf("x11: input connection: %w", err)
+	}
+	c := &Conn{x: x, in: in, btns: map[byte]bool{}, close: make(chan struct{})}
 	if err := c.setup(); err != nil {
 		x.Close()
+		in.Close()
 		return nil, fmt.Errorf("x11: %s: %w", display, err)
 	}
 	return c, nil
@@ -73,16 +82,16 @@ func (c *Conn) setup() error {
 	c.root = scr.Root
 	c.width, c.height = int(scr.WidthInPixels), int(scr.HeightInPixels)
 	c.depth = scr.RootDepth
-	if err := initExt(c.x, "XTEST"); err != nil {
-		return fmt.Errorf("XTEST extension missing: %w", err)
-	}
-	if _, err := xtest.GetVersion(c.x, 2, 2).Reply(); err != nil {
-		return fmt.Errorf("XTEST version: %w", err)
+	if err := c.in.InitXTEST(); err != nil {
+		return err
 	}
 	km, err := loadKeymap(c.x, setup.MinKeycode, setup.MaxKeycode)
 	if err != nil {
 		return err
 	}
+	// Key events queued before a keycode is rebound must reach the
+	// server first, or it would read them with the new keysym.
+	km.beforeChange = c.in.Check
 	c.km = km
 	if err := c.internAtoms(); err != nil {
 		return err
@@ -135,6 +144,7 @@ func (c *Conn) Close() error {
 	}
 	c.capMu.Unlock()
 	c.x.Close()
+	c.in.Close()
 	return err
 }
 

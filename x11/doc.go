@@ -3,7 +3,11 @@
 // keys, chords and exact typing of any Unicode text), screen capture with
 // GetImage and an MIT-SHM fast path, and the window list and activation of
 // EWMH window managers. It is pure Go on github.com/jezek/xgb and knows
-// nothing of HTTP; agentd serves it.
+// nothing of HTTP; agentd serves it. Input goes over a second connection
+// that speaks the protocol itself (internal/wire): a batch of XTEST
+// requests and the request that checks them leave in one write, and the
+// answer is read on the caller's goroutine, which halves the cost of a
+// checked pointer move against xgb's request and reply goroutines.
 //
 // Typing text whose characters have no key in the current keyboard map
 // binds their keysyms to spare keycodes. Bindings stay in place while

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/deskrun/deskrun/x11/internal/wire"
 	"github.com/deskrun/deskrun/x11/keysym"
 	"github.com/jezek/xgb/xproto"
-	"github.com/jezek/xgb/xtest"
 )
 
 // Button numbers of the core protocol.
@@ -29,9 +29,10 @@ type heldKey struct {
 	shift bool // Shift was pressed with it
 }
 
-// batch queues checked XTEST requests on the connection. Nothing waits
-// for the server until flush (or Sync): the pending requests are checked
-// together, in one round trip.
+// batch queues XTEST requests on the input connection. Nothing is
+// written until flush (or Sync): then the queued requests and the one
+// that answers for them go out in one write, and are checked together in
+// one round trip.
 type batch struct {
 	c *Conn
 }
@@ -40,57 +41,49 @@ type batch struct {
 const maxPending = 512
 
 func (b *batch) fake(typ, detail byte, x, y int16) {
-	c := b.c
-	c.pending = append(c.pending, xtest.FakeInputChecked(c.x, typ, detail, 0, c.root, x, y, 0))
+	b.c.in.FakeInput(typ, detail, uint32(b.c.root), x, y)
 }
 
 func (b *batch) key(down bool, code xproto.Keycode) {
-	t := byte(xproto.KeyRelease)
+	t := byte(wire.KeyRelease)
 	if down {
-		t = xproto.KeyPress
+		t = wire.KeyPress
 	}
 	b.fake(t, byte(code), 0, 0)
 }
 
 func (b *batch) button(down bool, n byte) {
-	t := byte(xproto.ButtonRelease)
+	t := byte(wire.ButtonRelease)
 	if down {
-		t = xproto.ButtonPress
+		t = wire.ButtonPress
 	}
 	b.fake(t, n, 0, 0)
 }
 
 // queued returns without waiting unless too many requests are pending.
 func (b *batch) queued() error {
-	if len(b.c.pending) >= maxPending {
+	if b.c.in.Pending() >= maxPending {
 		return b.flush()
 	}
 	return nil
 }
 
-// flush waits until the server has processed every queued request and
-// returns the first failure.
+// flush sends the queued requests, waits until the server has processed
+// them and returns the first failure.
 func (b *batch) flush() error {
-	c := b.c
-	var first error
-	for _, ck := range c.pending {
-		if err := ck.Check(); err != nil && first == nil {
-			first = err
-		}
-	}
-	c.pending = c.pending[:0]
-	if first != nil {
-		return fmt.Errorf("x11: inject input: %w", first)
+	if err := b.c.in.Check(); err != nil {
+		return fmt.Errorf("x11: inject input: %w", err)
 	}
 	return nil
 }
 
-// Sync waits until the server has processed every input request sent so
-// far and reports the first that failed. Move, Click, Scroll and the
-// button calls return as soon as their request is queued (a round trip
-// costs more than the injection itself); the key calls and Type sync
-// before they return. Call Sync at the end of a sequence of actions, or
-// before another program looks at the result.
+// Sync sends the input requests queued so far, waits until the server has
+// processed them and reports the first that failed. Move, Click, Scroll
+// and the button calls only queue their requests (a round trip costs more
+// than the injection itself, and a batch costs one round trip); the key
+// calls and Type send and check theirs before they return. Call Sync at
+// the end of a sequence of actions: until then the server has seen none
+// of it.
 func (c *Conn) Sync() error {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
@@ -105,7 +98,7 @@ func (c *Conn) Move(x, y int) error {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
 	b := &batch{c: c}
-	b.fake(xproto.MotionNotify, 0, int16(x), int16(y))
+	b.fake(wire.MotionNotify, 0, int16(x), int16(y))
 	return b.queued()
 }
 

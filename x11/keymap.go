@@ -21,6 +21,11 @@ type keymap struct {
 	bound  map[keysym.Sym]*binding // keysyms this connection bound
 	owned  map[xproto.Keycode]bool // spare keycodes this connection manages
 	stale  bool                    // another client changed the map
+
+	// beforeChange sends and checks the key events queued so far; it runs
+	// before any binding changes, so the server sees them with the
+	// binding they were queued under.
+	beforeChange func() error
 }
 
 // keyPos is where a keysym is: its keycode and whether Shift selects it.
@@ -175,7 +180,10 @@ func (km *keymap) freeCode(x *xgb.Conn) (xproto.Keycode, error) {
 	}
 	// The victim's key events may still sit unprocessed in a client's
 	// queue; rebinding now would make that client read the new keysym for
-	// them. Give clients time to catch up first.
+	// them. Send any still queued here, then give clients time to catch up.
+	if err := km.sendQueued(); err != nil {
+		return 0, err
+	}
 	if wait := reuseAfter - time.Since(ob.used); wait > 0 {
 		time.Sleep(wait)
 	}
@@ -185,6 +193,9 @@ func (km *keymap) freeCode(x *xgb.Conn) (xproto.Keycode, error) {
 
 // set binds s to code on both levels, so Shift does not change it.
 func (km *keymap) set(x *xgb.Conn, code xproto.Keycode, s keysym.Sym) error {
+	if err := km.sendQueued(); err != nil {
+		return err
+	}
 	row := make([]xproto.Keysym, km.per)
 	if s != 0 {
 		row[0] = xproto.Keysym(s)
@@ -198,7 +209,17 @@ func (km *keymap) set(x *xgb.Conn, code xproto.Keycode, s keysym.Sym) error {
 	return nil
 }
 
-// restoreIdle unbinds the keycodes not used for restoreAfter (all of them
+func (km *keymap) sendQueued() error {
+	if km.beforeChange == nil {
+		return nil
+	}
+	if err := km.beforeChange(); err != nil {
+		return fmt.Errorf("inject the input queued before a keymap change: %w", err)
+	}
+	return nil
+}
+
+// restore unbinds the keycodes not used for restoreAfter (all of them
 // when force is set, pinned ones excepted unless force) and reports
 // whether any binding is left.
 func (km *keymap) restore(x *xgb.Conn, force bool) (left bool, err error) {

@@ -138,6 +138,9 @@ func TestButtonsAndScrollReachAWindow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := c.Sync(); err != nil {
+		t.Fatal(err)
+	}
 	want := []string{
 		"press 1", "release 1", "press 1", "release 1", "press 3", "release 3",
 		"press 5", "release 5", "press 5", "release 5", "press 5", "release 5",
