@@ -115,17 +115,12 @@ func dialXTEST(t *testing.T, display string) *Conn {
 // pointer asks xdotool, a program of its own, where the pointer is.
 func pointer(t *testing.T, display string) string {
 	t.Helper()
-	out := xvfbtest.Run(t, display, "xdotool", "getmouselocation", "--shell")
-	var x, y string
-	for _, l := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(l, "X="); ok {
-			x = v
-		}
-		if v, ok := strings.CutPrefix(l, "Y="); ok {
-			y = v
-		}
+	var x, y int
+	out := xvfbtest.Run(t, display, "xdotool", "getmouselocation")
+	if _, err := fmt.Sscanf(out, "x:%d y:%d", &x, &y); err != nil {
+		t.Fatalf("xdotool getmouselocation said %q: %v", out, err)
 	}
-	return x + "," + y
+	return fmt.Sprintf("%d,%d", x, y)
 }
 
 func TestFakeInputAndCheck(t *testing.T) {
@@ -239,13 +234,12 @@ func TestAuthorization(t *testing.T) {
 		t.Errorf("without the cookie: %v", err)
 	}
 
-	t.Setenv("XAUTHORITY", file)
+	t.Setenv("XAUTHORITY", file) // for xdotool below too
 	c := dialXTEST(t, d)
 	c.FakeInput(MotionNotify, 0, 0, 33, 44)
 	if err := c.Check(); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("XAUTHORITY", file) // xdotool needs the cookie too
 	if got := pointer(t, d); got != "33,44" {
 		t.Errorf("pointer at %s, want 33,44", got)
 	}
