@@ -24,8 +24,8 @@ type Conn struct {
 
 	atoms map[string]xproto.Atom
 
-	inMu  sync.Mutex  // input state: the input connection, keymap, held keys and buttons
-	in    *wire.Conn  // XTEST requests and the round trips that check them
+	inMu  sync.Mutex // input state: the input connection, keymap, held keys and buttons
+	in    *wire.Conn // XTEST requests and the round trips that check them
 	km    *keymap
 	held  []heldKey
 	btns  map[byte]bool

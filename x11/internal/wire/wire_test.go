@@ -58,8 +58,8 @@ func TestFindCookie(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "Xauthority")
 	var b bytes.Buffer
-	b.Write(authEntryBytes(familyLocal, host, "1", "XDM-AUTHORIZATION-1", []byte("xdm")))   // other scheme
-	b.Write(authEntryBytes(familyLocal, "elsewhere", "1", cookieName, []byte("remote"))) // other machine
+	b.Write(authEntryBytes(familyLocal, host, "1", "XDM-AUTHORIZATION-1", []byte("xdm"))) // other scheme
+	b.Write(authEntryBytes(familyLocal, "elsewhere", "1", cookieName, []byte("remote")))  // other machine
 	b.Write(authEntryBytes(familyLocal, host, "2", cookieName, []byte("two")))
 	b.Write(authEntryBytes(familyLocal, host, "1", cookieName, []byte("one")))
 	b.Write(authEntryBytes(familyInternet, string([]byte{10, 0, 0, 2}), "1", cookieName, []byte("ten")))
