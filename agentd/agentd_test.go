@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -127,6 +128,36 @@ func TestScreenshotPixels(t *testing.T) {
 	}
 	if both.Width != 50 || both.Height != 25 || both.Scale != 0.5 {
 		t.Errorf("region at max_width 50: %dx%d scale %v, want 50x25 scale 0.5", both.Width, both.Height, both.Scale)
+	}
+
+	// Captures reuse the memory of earlier ones: a new colour shows in
+	// the next screenshot, of every size.
+	sh(t, c, "xsetroot -solid '#fedcba'")
+	for _, o := range []wire.ScreenshotOptions{{Region: &wire.Rect{X0: 0, Y0: 0, X1: 20, Y1: 20}}, {}} {
+		s, err := c.Screenshot(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _, err := image.Decode(bytes.NewReader(s.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, g, b, _ := img.At(s.Width-1, s.Height-1).RGBA(); r>>8 != 0xfe || g>>8 != 0xdc || b>>8 != 0xba {
+			t.Errorf("%dx%d after the colour changed: pixel %02x%02x%02x, want fedcba", s.Width, s.Height, r>>8, g>>8, b>>8)
+		}
+	}
+
+	// The answer says its length, so a client reads it in one piece.
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/screenshot", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.ContentLength <= 0 || resp.ContentLength != int64(len(body)) || len(resp.TransferEncoding) != 0 {
+		t.Errorf("screenshot answer: Content-Length %d, %d bytes, transfer encoding %v", resp.ContentLength, len(body), resp.TransferEncoding)
 	}
 }
 

@@ -95,7 +95,7 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 		return nil, nil, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("sandbox unreachable: agentd %s %s: %v", method, path, err))
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	b, err := readAnswer(resp)
 	if err != nil {
 		return resp, nil, fmt.Errorf("agentd %s %s: read answer: %w", method, path, err)
 	}
@@ -112,6 +112,25 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 	}
 	return resp, b, nil
 }
+
+// readAnswer reads an answer's body: in one allocation of its announced
+// length when it has one (a screenshot is about a megabyte, which
+// io.ReadAll would reach by growing and copying a dozen times).
+func readAnswer(resp *http.Response) ([]byte, error) {
+	n := resp.ContentLength
+	if n < 0 || n > maxAnswer {
+		return io.ReadAll(resp.Body)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(resp.Body, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// maxAnswer bounds the allocation made ahead of reading an answer; a
+// longer one is read as it comes.
+const maxAnswer = 256 << 20
 
 func (c *Client) json(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader

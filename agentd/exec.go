@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -276,6 +277,7 @@ func (s *Server) readFile(c echo.Context) error {
 	if len(b) > MaxFileSize { // it grew since the check
 		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("path: %s is over the %d-byte limit", p, MaxFileSize))
 	}
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
 	return c.Blob(http.StatusOK, "application/octet-stream", b)
 }
 

@@ -60,6 +60,18 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 			return p.err
 		}
 	}
+	// One IDAT: the zlib header, the deflate pieces, the Adler-32 of the
+	// filtered rows (the bands' checksums combined).
+	size := 2 + 4
+	sum := uint32(1)
+	for _, p := range parts {
+		size += p.out.Len()
+		sum = adler32Combine(sum, p.adler, p.n)
+	}
+	if buf, ok := w.(*bytes.Buffer); ok {
+		// The whole file at once: signature, IHDR, IDAT, IEND.
+		buf.Grow(8 + (12 + 13) + (12 + size) + 12)
+	}
 	var hdr [13]byte
 	binary.BigEndian.PutUint32(hdr[0:], uint32(width))
 	binary.BigEndian.PutUint32(hdr[4:], uint32(height))
@@ -69,14 +81,6 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 	}
 	if err := chunk(w, "IHDR", hdr[:]); err != nil {
 		return err
-	}
-	// One IDAT: the zlib header, the deflate pieces, the Adler-32 of the
-	// filtered rows (the bands' checksums combined).
-	size := 2 + 4
-	sum := uint32(1)
-	for _, p := range parts {
-		size += p.out.Len()
-		sum = adler32Combine(sum, p.adler, p.n)
 	}
 	crc := crc32.NewIEEE()
 	var lenType [4]byte

@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -34,8 +35,12 @@ func (s *Server) screenshot(c echo.Context) error {
 	hd := c.Response().Header()
 	hd.Set(wire.HeaderScale, strconv.FormatFloat(shot.Scale, 'f', -1, 64))
 	hd.Set(wire.HeaderScreen, fmt.Sprintf("%dx%d", w, h))
+	hd.Set(echo.HeaderContentLength, strconv.Itoa(len(shot.Data)))
 	return c.Blob(http.StatusOK, "image/"+shot.Format, shot.Data)
 }
+
+// captures holds the pixel memory of earlier captures for the next ones.
+var captures sync.Pool
 
 // Shoot captures the screen (or o.Region), scales it down to o.MaxWidth
 // and encodes it as o.Format.
@@ -45,10 +50,12 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 	if o.Region != nil {
 		r = image.Rect(o.Region.X0, o.Region.Y0, o.Region.X1, o.Region.Y1)
 	}
-	img, err := conn.Capture(r)
+	reuse, _ := captures.Get().(*image.RGBA)
+	img, err := conn.CaptureInto(reuse, r)
 	if err != nil {
 		return wire.Screenshot{}, unavailable(err)
 	}
+	defer captures.Put(img)
 	out := img
 	scale := 1.0
 	if b := img.Bounds(); o.MaxWidth > 0 && b.Dx() > o.MaxWidth {

@@ -68,6 +68,14 @@ func (s *shmSeg) close(x *xgb.Conn) {
 // screen. r is clipped to the screen; a rectangle entirely off it is an
 // error.
 func (c *Conn) Capture(r image.Rectangle) (*image.RGBA, error) {
+	return c.CaptureInto(nil, r)
+}
+
+// CaptureInto is Capture returning an image that uses the pixel memory of
+// reuse when it is large enough (reuse may be nil), so that a caller taking
+// screenshots again and again allocates, and the runtime clears, several
+// megabytes once rather than each time.
+func (c *Conn) CaptureInto(reuse *image.RGBA, r image.Rectangle) (*image.RGBA, error) {
 	full := image.Rect(0, 0, c.width, c.height)
 	if r.Empty() {
 		r = full
@@ -98,7 +106,12 @@ func (c *Conn) Capture(r image.Rectangle) (*image.RGBA, error) {
 	if len(src) < w*h*4 {
 		return nil, fmt.Errorf("x11: capture: %d bytes for %dx%d pixels (the screen must be 24 or 32 bits deep)", len(src), w, h)
 	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	var img *image.RGBA
+	if reuse != nil && cap(reuse.Pix) >= w*h*4 {
+		img = &image.RGBA{Pix: reuse.Pix[:w*h*4], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	} else {
+		img = image.NewRGBA(image.Rect(0, 0, w, h))
+	}
 	bgrxToRGBA(img.Pix, src[:w*h*4])
 	return img, nil
 }

@@ -75,6 +75,41 @@ func TestCaptureKnownPixels(t *testing.T) {
 	}
 }
 
+// TestCaptureIntoReuses captures into the memory of an earlier capture
+// when it is large enough, and into new memory when it is not.
+func TestCaptureIntoReuses(t *testing.T) {
+	d := startXvfb(t, "640x480x24")
+	c := dial(t, d)
+	run(t, d, "xsetroot", "-solid", "#102030")
+	want := color.RGBA{0x10, 0x20, 0x30, 0xff}
+	small, err := c.Capture(image.Rect(0, 0, 10, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := c.CaptureInto(small, image.Rectangle{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &full.Pix[0] == &small.Pix[0] || full.Bounds() != image.Rect(0, 0, 640, 480) {
+		t.Fatalf("a 10x10 buffer was reused for the whole screen (bounds %v)", full.Bounds())
+	}
+	reg, err := c.CaptureInto(full, image.Rect(100, 50, 300, 150))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &reg.Pix[0] != &full.Pix[0] {
+		t.Error("the whole screen's buffer was not reused for a region")
+	}
+	if reg.Bounds() != image.Rect(0, 0, 200, 100) || reg.Stride != 800 || len(reg.Pix) != 200*100*4 {
+		t.Fatalf("region: bounds %v stride %d len %d", reg.Bounds(), reg.Stride, len(reg.Pix))
+	}
+	for _, p := range []image.Point{{0, 0}, {199, 99}, {100, 50}} {
+		if got := reg.RGBAAt(p.X, p.Y); got != want {
+			t.Errorf("pixel %v = %v, want %v", p, got, want)
+		}
+	}
+}
+
 func TestCaptureWindowColour(t *testing.T) {
 	d := startXvfb(t, "640x480x24")
 	c := dial(t, d)
