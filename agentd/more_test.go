@@ -91,6 +91,11 @@ func TestAttachReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Remove(lock) })
+	// Input on the connection to the server that just died fails as
+	// unavailable, not as a refused action, and does not hang.
+	if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(1), Y: wire.Int(2)}}); !errdefs.IsUnavailable(err) {
+		t.Errorf("input with the X server gone: %v, want unavailable", err)
+	}
 	waitFor(t, "healthz to go red", func() bool { _, err := c.Health(ctx); return err != nil })
 	if _, err := c.Cursor(ctx); !errdefs.IsUnavailable(err) {
 		t.Errorf("cursor with the X server gone: %v, want unavailable", err)
