@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.agentdPath, "agentd", "bin/agentd", "agentd binary")
 	fs.StringVar(&o.sceneDir, "scene", "bench/scene", "folder of scene.png and scene.txt")
-	fs.IntVar(&o.shots, "shots", 30, "screenshots per tool")
+	fs.IntVar(&o.shots, "shots", 60, "screenshots per tool")
 	fs.IntVar(&o.moves, "moves", 200, "pointer moves per tool (xdotool gets a quarter)")
 	fs.IntVar(&o.trials, "trials", 50, "typing trials per tool")
 	if err := fs.Parse(args); err != nil {
@@ -249,8 +249,12 @@ func (d *desktop) windowRect(title string) (image.Rectangle, error) {
 	return image.Rectangle{}, fmt.Errorf("no window %q", title)
 }
 
-// timeIt runs f n times and returns the durations.
+// timeIt times n calls of f after one untimed call, which takes the
+// start-up costs (buffers, the program's pages) out of the figures.
 func timeIt(n int, f func() error) ([]time.Duration, error) {
+	if err := f(); err != nil {
+		return nil, err
+	}
 	ds := make([]time.Duration, 0, n)
 	for range n {
 		start := time.Now()
