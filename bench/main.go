@@ -114,10 +114,11 @@ func startDesktop(ctx context.Context, agentdPath string) (*desktop, error) {
 	cmd.Stderr = io.Discard
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = cmd.Start()
 	}
-	if err := cmd.Start(); err != nil {
+	if err != nil {
+		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("start agentd: %w", err)
 	}
 	d := &desktop{cmd: cmd, tmp: tmp}
