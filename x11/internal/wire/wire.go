@@ -205,12 +205,7 @@ func (c *Conn) Check() error {
 	if c.pending == 0 {
 		return nil
 	}
-	first, n := c.firstSeq, c.pending
-	c.pending = 0
-	c.buf = append(c.buf, 43, 0, 1, 0) // GetInputFocus
-	c.seq++
-	last := c.seq
-	_, err := c.exchange(last, func(seq uint16) bool { return seq-first < uint16(n) })
+	_, err := c.roundTrip([]byte{43, 0, 1, 0}) // GetInputFocus
 	return err
 }
 
@@ -223,32 +218,24 @@ func (c *Conn) queue(req []byte) {
 	c.buf = append(c.buf, req...)
 }
 
-// roundTrip sends req, whose answer is a reply, after anything queued,
-// and returns the reply's first 32 bytes.
+// roundTrip writes the queued requests and req, whose answer is a reply,
+// in one write, and reads until that answer arrives: the reply's first 32
+// bytes, or the error the server reported for the first of the requests
+// that failed. Events, and errors and replies of earlier requests, are
+// dropped.
 func (c *Conn) roundTrip(req []byte) ([]byte, error) {
 	first, n := c.firstSeq, c.pending
 	c.pending = 0
 	c.buf = append(c.buf, req...)
 	c.seq++
 	last := c.seq
-	reply, err := c.exchange(last, func(seq uint16) bool { return seq == last || seq-first < uint16(n) })
-	if err != nil {
-		return nil, err
-	}
-	return reply, nil
-}
-
-// exchange writes the buffer and reads until the reply to request last
-// arrives. Errors for which mine reports true are returned (the first one
-// read); events, and errors and replies of other requests, are dropped.
-func (c *Conn) exchange(last uint16, mine func(seq uint16) bool) ([]byte, error) {
 	buf := c.buf
 	c.buf = c.buf[:0]
 	c.nc.SetDeadline(time.Now().Add(Timeout))
 	if _, err := c.nc.Write(buf); err != nil {
 		return nil, err
 	}
-	var first error
+	var failed error
 	var p [32]byte
 	for {
 		if _, err := io.ReadFull(c.r, p[:]); err != nil {
@@ -257,18 +244,21 @@ func (c *Conn) exchange(last uint16, mine func(seq uint16) bool) ([]byte, error)
 		seq := binary.LittleEndian.Uint16(p[2:])
 		switch {
 		case p[0] == 0: // error
-			if first == nil && mine(seq) {
-				first = newError(p[:])
+			if failed == nil && (seq == last || seq-first < uint16(n)) {
+				failed = newError(p[:])
 			}
 			if seq == last {
-				return nil, first
+				return nil, failed
 			}
 		case p[0] == 1: // reply
 			if err := c.discard(binary.LittleEndian.Uint32(p[4:])); err != nil {
 				return nil, err
 			}
 			if seq == last {
-				return p[:], first
+				if failed != nil {
+					return nil, failed
+				}
+				return p[:], nil
 			}
 		case p[0]&0x7f == 35: // GenericEvent, longer than 32 bytes
 			if err := c.discard(binary.LittleEndian.Uint32(p[4:])); err != nil {
