@@ -11,7 +11,7 @@ FROM debian:bookworm-slim
 
 # CA certificates for agents that call model APIs over HTTPS.
 RUN apt-get update \
-	&& DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates \
+	&& DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates iptables \
 	&& rm -rf /var/lib/apt/lists/*
 
 COPY bin/deskrun /usr/local/bin/deskrun

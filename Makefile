@@ -48,12 +48,21 @@ unit:
 
 # bench prints the side-by-side table (screenshots, pointer moves, typing
 # fidelity against scrot, ImageMagick and xdotool), the shipped task suite
-# replayed at parallel 1, 4 and 8 on local sandboxes, then, where a Docker
+# replayed at parallel 1, 4 and 8 on local sandboxes, the browser (navigate
+# to a local page, browser_view of 1,000 elements, click to event), OSWorld's reset (a
+# fresh osworld session, an OSWorld-format task's setup, the first
+# screenshot) on local sandboxes, the metric calls on their fixtures
+# (runner/task, five runs each), then, where a Docker
 # engine answers, the sandbox figures: cold start, warm-pool acquire, idle
 # memory and density.
 bench: deps build
 	$(GO) run -tags bench ./bench
 	$(GO) test -run '^$$' -bench Suite -benchtime 1x ./runner/farm/
+	$(GO) test -run '^$$' -bench ActionToSettled -benchtime 10x ./agentd/
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./agentd/browser/
+	$(GO) test -run '^$$' -bench VNC -benchtime 50x ./agentd/
+	$(GO) test -run '^$$' -bench Reset -benchtime 20x ./server/osworld/
+	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./runner/task/
 	@if docker info >/dev/null 2>&1; then \
 		$(MAKE) images && \
 		TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 30m ./e2e/; \
@@ -62,7 +71,7 @@ bench: deps build
 # images builds the sandbox images (and the base they start from) when
 # missing or out of date; e2e runs the end-to-end tests on them.
 images: build
-	images/build.sh minimal desktop
+	images/build.sh minimal desktop osworld
 
 e2e: images
 	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -tags e2e -count=1 -timeout 40m ./e2e/

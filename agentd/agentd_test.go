@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 const token = "test-token"
@@ -29,21 +31,14 @@ const token = "test-token"
 // a program it needs is missing.
 func needX(t testing.TB) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs Xvfb; skipped in -short mode")
-	}
-	for _, p := range []string{"Xvfb", "xdotool", "xsetroot", "xterm", "openbox"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Fatalf("%s is not installed (scripts/install-deps.sh installs it)", p)
-		}
-	}
+	testdesk.NeedX(t, "xdotool", "xsetroot", "xterm", "openbox")
 }
 
 // start runs an agentd with its own Xvfb in the test process.
-func start(t testing.TB) (*Server, *Client) {
+func start(t testing.TB) (*Server, *client.Client) {
 	t.Helper()
 	needX(t)
-	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, Screen: wire.Screen{Width: 1280, Height: 800}, Token: token})
+	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, Screen: api.Screen{Width: 1280, Height: 800}, Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +47,12 @@ func start(t testing.TB) (*Server, *Client) {
 		defer cancel()
 		s.Close(ctx)
 	})
-	return s, NewClient("http://"+s.Addr(), token, nil)
+	return s, client.NewClient("http://"+s.Addr(), token, nil)
 }
 
-func sh(t testing.TB, c *Client, script string) wire.ExecResult {
+func sh(t testing.TB, c *client.Client, script string) api.ExecResult {
 	t.Helper()
-	r, err := c.Exec(context.Background(), wire.ExecRequest{Cmd: []string{"sh", "-c", script}})
+	r, err := c.Exec(context.Background(), api.ExecRequest{Cmd: []string{"sh", "-c", script}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +77,7 @@ func TestScreenshotPixels(t *testing.T) {
 	_, c := start(t)
 	ctx := context.Background()
 	sh(t, c, "xsetroot -solid '#123456'")
-	shot, err := c.Screenshot(ctx, wire.ScreenshotOptions{})
+	shot, err := c.Screenshot(ctx, api.ScreenshotOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,20 +85,20 @@ func TestScreenshotPixels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shot.Width != 1280 || shot.Height != 800 || shot.Scale != 1 || shot.Screen != (wire.Screen{Width: 1280, Height: 800}) {
+	if shot.Width != 1280 || shot.Height != 800 || shot.Scale != 1 || shot.Screen != (api.Screen{Width: 1280, Height: 800}) {
 		t.Errorf("screenshot %dx%d scale %v screen %v", shot.Width, shot.Height, shot.Scale, shot.Screen)
 	}
 	if r, g, b, _ := img.At(640, 400).RGBA(); r>>8 != 0x12 || g>>8 != 0x34 || b>>8 != 0x56 {
 		t.Errorf("pixel = %02x%02x%02x, want 123456", r>>8, g>>8, b>>8)
 	}
-	small, err := c.Screenshot(ctx, wire.ScreenshotOptions{MaxWidth: 640, Format: wire.FormatJPEG})
+	small, err := c.Screenshot(ctx, api.ScreenshotOptions{MaxWidth: 640, Format: api.FormatJPEG})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if small.Width != 640 || small.Height != 400 || small.Scale != 0.5 || small.Format != "jpeg" {
 		t.Errorf("scaled: %dx%d scale %v format %s", small.Width, small.Height, small.Scale, small.Format)
 	}
-	odd, err := c.Screenshot(ctx, wire.ScreenshotOptions{MaxWidth: 333})
+	odd, err := c.Screenshot(ctx, api.ScreenshotOptions{MaxWidth: 333})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,14 +110,14 @@ func TestScreenshotPixels(t *testing.T) {
 	} else if r, g, b, _ := img.At(100, 100).RGBA(); r>>8 != 0x12 || g>>8 != 0x34 || b>>8 != 0x56 {
 		t.Errorf("scaled pixel = %02x%02x%02x, want 123456", r>>8, g>>8, b>>8)
 	}
-	reg, err := c.Screenshot(ctx, wire.ScreenshotOptions{Region: &wire.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
+	reg, err := c.Screenshot(ctx, api.ScreenshotOptions{Region: &api.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if reg.Width != 100 || reg.Height != 50 {
 		t.Errorf("region: %dx%d, want 100x50", reg.Width, reg.Height)
 	}
-	both, err := c.Screenshot(ctx, wire.ScreenshotOptions{MaxWidth: 50, Region: &wire.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
+	both, err := c.Screenshot(ctx, api.ScreenshotOptions{MaxWidth: 50, Region: &api.Rect{X0: 10, Y0: 20, X1: 110, Y1: 70}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +128,7 @@ func TestScreenshotPixels(t *testing.T) {
 	// Captures reuse the memory of earlier ones: a new colour shows in
 	// the next screenshot, of every size.
 	sh(t, c, "xsetroot -solid '#fedcba'")
-	for _, o := range []wire.ScreenshotOptions{{Region: &wire.Rect{X0: 0, Y0: 0, X1: 20, Y1: 20}}, {}} {
+	for _, o := range []api.ScreenshotOptions{{Region: &api.Rect{X0: 0, Y0: 0, X1: 20, Y1: 20}}, {}} {
 		s, err := c.Screenshot(ctx, o)
 		if err != nil {
 			t.Fatal(err)
@@ -148,7 +143,7 @@ func TestScreenshotPixels(t *testing.T) {
 	}
 
 	// The answer says its length, so a client reads it in one piece.
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/screenshot", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL()+"/v1/screenshot", nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -164,8 +159,8 @@ func TestScreenshotPixels(t *testing.T) {
 func TestInputSeenByXdotool(t *testing.T) {
 	_, c := start(t)
 	ctx := context.Background()
-	for _, p := range []wire.Point{{X: 0, Y: 0}, {X: 321, Y: 123}, {X: 1279, Y: 799}} {
-		res, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(p.X), Y: wire.Int(p.Y)}})
+	for _, p := range []api.Point{{X: 0, Y: 0}, {X: 321, Y: 123}, {X: 1279, Y: 799}} {
+		res, err := c.Input(ctx, []api.Action{{Type: "move", X: api.Int(p.X), Y: api.Int(p.Y)}})
 		if err != nil || len(res.Results) != 1 || !res.Results[0].OK {
 			t.Fatalf("move: %+v %v", res, err)
 		}
@@ -205,7 +200,7 @@ func TestTypeUnicodeIntoTerminal(t *testing.T) {
 	var want strings.Builder
 	for range 3 {
 		for _, l := range typed {
-			if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(50), Y: wire.Int(50)}, {Type: "type", Text: l + "\n"}}); err != nil {
+			if _, err := c.Input(ctx, []api.Action{{Type: "move", X: api.Int(50), Y: api.Int(50)}, {Type: "type", Text: l + "\n"}}); err != nil {
 				t.Fatal(err)
 			}
 			want.WriteString(l + "\n")
@@ -234,19 +229,19 @@ func TestTypeUnicodeIntoTerminal(t *testing.T) {
 func TestExecAndFiles(t *testing.T) {
 	_, c := start(t)
 	ctx := context.Background()
-	r, err := c.Exec(ctx, wire.ExecRequest{Cmd: []string{"sh", "-c", "echo $DISPLAY; echo err >&2; cat; exit 3"}, Stdin: "in", Env: map[string]string{"X": "1"}})
+	r, err := c.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "echo $DISPLAY; echo err >&2; cat; exit 3"}, Stdin: "in", Env: map[string]string{"X": "1"}})
 	if err != nil || r.ExitCode != 3 || !strings.HasPrefix(r.Stdout, ":") || !strings.HasSuffix(r.Stdout, "in") || r.Stderr != "err\n" {
 		t.Errorf("exec: %+v %v", r, err)
 	}
-	r, err = c.Exec(ctx, wire.ExecRequest{Cmd: []string{"sleep", "30"}, TimeoutMS: 200})
+	r, err = c.Exec(ctx, api.ExecRequest{Cmd: []string{"sleep", "30"}, TimeoutMS: 200})
 	if err != nil || !r.TimedOut || r.ExitCode != 137 {
 		t.Errorf("timeout: %+v %v", r, err)
 	}
-	r, err = c.Exec(ctx, wire.ExecRequest{Cmd: []string{"head", "-c", "3000000", "/dev/zero"}})
+	r, err = c.Exec(ctx, api.ExecRequest{Cmd: []string{"head", "-c", "3000000", "/dev/zero"}})
 	if err != nil || !r.Truncated || len(r.Stdout) != MaxOutput {
 		t.Errorf("cap: truncated=%v len=%d %v", r.Truncated, len(r.Stdout), err)
 	}
-	r, err = c.Exec(ctx, wire.ExecRequest{Cmd: []string{"/no/such/program"}})
+	r, err = c.Exec(ctx, api.ExecRequest{Cmd: []string{"/no/such/program"}})
 	if err != nil || r.ExitCode != 127 {
 		t.Errorf("missing program: %+v %v", r, err)
 	}
@@ -282,31 +277,31 @@ func TestShellSessions(t *testing.T) {
 	_, c := start(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	if _, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "cd " + dir + " && export GREETING=hi"}); err != nil {
+	if _, err := c.ShellExec(ctx, "one", api.ShellExecRequest{Command: "cd " + dir + " && export GREETING=hi"}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "pwd; echo $GREETING"})
+	s, err := c.ShellExec(ctx, "one", api.ShellExecRequest{Command: "pwd; echo $GREETING"})
 	if err != nil || s.Output != dir+"\nhi\n" || s.Dir != dir || s.ExitCode == nil || *s.ExitCode != 0 {
 		t.Fatalf("state did not carry over: %+v %v", s, err)
 	}
-	if s, _ := c.ShellExec(ctx, "two", wire.ShellExecRequest{Command: "echo ${GREETING:-none}"}); s.Output != "none\n" {
+	if s, _ := c.ShellExec(ctx, "two", api.ShellExecRequest{Command: "echo ${GREETING:-none}"}); s.Output != "none\n" {
 		t.Errorf("sessions share state: %+v", s)
 	}
-	s, err = c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "read x; echo got $x", WaitMS: 100})
+	s, err = c.ShellExec(ctx, "one", api.ShellExecRequest{Command: "read x; echo got $x", WaitMS: 100})
 	if err != nil || !s.Running {
 		t.Fatalf("interactive command: %+v %v", s, err)
 	}
-	if _, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "true"}); !errdefs.IsConflict(err) {
+	if _, err := c.ShellExec(ctx, "one", api.ShellExecRequest{Command: "true"}); !errdefs.IsConflict(err) {
 		t.Errorf("exec while running: %v, want conflict", err)
 	}
-	if _, err := c.ShellWrite(ctx, "one", wire.ShellWriteRequest{Input: "yes", PressEnter: true}); err != nil {
+	if _, err := c.ShellWrite(ctx, "one", api.ShellWriteRequest{Input: "yes", PressEnter: true}); err != nil {
 		t.Fatal(err)
 	}
-	s, err = c.ShellWait(ctx, "one", wire.ShellWaitRequest{WaitMS: 5000})
+	s, err = c.ShellWait(ctx, "one", api.ShellWaitRequest{WaitMS: 5000})
 	if err != nil || s.Running || !strings.Contains(s.Output, "got yes") {
 		t.Errorf("after write: %+v %v", s, err)
 	}
-	if _, err := c.ShellExec(ctx, "one", wire.ShellExecRequest{Command: "sleep 30", WaitMS: 50}); err != nil {
+	if _, err := c.ShellExec(ctx, "one", api.ShellExecRequest{Command: "sleep 30", WaitMS: 50}); err != nil {
 		t.Fatal(err)
 	}
 	if s, err := c.ShellKill(ctx, "one"); err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != 137 {
@@ -356,14 +351,14 @@ func TestBadRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var body wire.ErrorBody
+		var body api.ErrorBody
 		err = json.NewDecoder(resp.Body).Decode(&body)
 		resp.Body.Close()
 		if resp.StatusCode != tc.status || err != nil || body.Error.Code == "" || !strings.Contains(body.Error.Message, tc.msg) {
 			t.Errorf("%s %s %s: %d %+v (%v), want %d with %q", tc.method, tc.path, tc.body, resp.StatusCode, body, err, tc.status, tc.msg)
 		}
 	}
-	if _, err := NewClient(base, token, nil).Health(context.Background()); err != nil {
+	if _, err := client.NewClient(base, token, nil).Health(context.Background()); err != nil {
 		t.Errorf("not serving after bad requests: %v", err)
 	}
 }
@@ -379,7 +374,7 @@ func TestXvfbRestarts(t *testing.T) {
 	}
 	waitFor(t, "healthz to go red", func() bool { _, err := c.Health(ctx); return err != nil })
 	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(ctx); return err == nil })
-	if _, err := c.Screenshot(ctx, wire.ScreenshotOptions{}); err != nil {
+	if _, err := c.Screenshot(ctx, api.ScreenshotOptions{}); err != nil {
 		t.Errorf("screenshot after restart: %v", err)
 	}
 	s.desk.mu.RLock()
@@ -422,10 +417,7 @@ func childNamed(ppid int, comm string) int {
 // SIGTERM ends it cleanly with no Xvfb left behind.
 func TestBinaryLifecycle(t *testing.T) {
 	needX(t)
-	bin := filepath.Join(t.TempDir(), "agentd")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agentd").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testdesk.Build(t, testdesk.AgentdPkg)
 	if out, err := exec.Command(bin).CombinedOutput(); err == nil || !strings.Contains(string(out), "AGENTD_TOKEN") {
 		t.Errorf("without a token: %v %s", err, out)
 	}
@@ -442,9 +434,9 @@ func TestBinaryLifecycle(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("ready line %q: %v", line, err)
 	}
-	c := NewClient("http://"+ready.Addr, "x", nil)
+	c := client.NewClient("http://"+ready.Addr, "x", nil)
 	h, err := c.Health(context.Background())
-	if err != nil || h.Screen != (wire.Screen{Width: 800, Height: 600}) {
+	if err != nil || h.Screen != (api.Screen{Width: 800, Height: 600}) {
 		t.Errorf("health %+v %v", h, err)
 	}
 	pid := xvfbChild(cmd.Process.Pid)
@@ -455,13 +447,19 @@ func TestBinaryLifecycle(t *testing.T) {
 	if wm == 0 {
 		t.Fatal("no openbox found")
 	}
-	r, err := c.Exec(context.Background(), wire.ExecRequest{Cmd: []string{"sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"}})
+	// Commands see no token, and drive the desktop through the local
+	// socket without one.
+	r, err := c.Exec(context.Background(), api.ExecRequest{Cmd: []string{"sh", "-c", `env; python3 -c "import pyautogui; pyautogui.moveTo(7, 9); print('at', tuple(pyautogui.position()))"`}})
+	if err != nil || strings.Contains(r.Stdout, "AGENTD_TOKEN") || !strings.Contains(r.Stdout, "AGENTD_URL=unix:/") || !strings.Contains(r.Stdout, "at (7, 9)") {
+		t.Errorf("exec env and pyautogui: %v\n%s\n%s", err, r.Stdout, r.Stderr)
+	}
+	r, err = c.Exec(context.Background(), api.ExecRequest{Cmd: []string{"sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var bg int
 	fmt.Sscan(r.Stdout, &bg)
-	if _, err := c.ShellExec(context.Background(), "s", wire.ShellExecRequest{Command: "sleep 301", WaitMS: 50}); err != nil {
+	if _, err := c.ShellExec(context.Background(), "s", api.ShellExecRequest{Command: "sleep 301", WaitMS: 50}); err != nil {
 		t.Fatal(err)
 	}
 	shellSleep := 0
@@ -518,7 +516,7 @@ func FuzzInput(f *testing.F) {
 		}
 		if rec.Code != http.StatusOK {
 			var eb struct {
-				Error *wire.Error `json:"error"`
+				Error *api.Error `json:"error"`
 			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &eb); err != nil || eb.Error == nil || eb.Error.Code == "" || eb.Error.Message == "" {
 				t.Fatalf("body %q: status %d with %s, not the error shape", body, rec.Code, rec.Body)
@@ -531,7 +529,7 @@ func FuzzInput(f *testing.F) {
 // return at once and keep running, until agentd stops.
 func TestBackgroundProgramsOutliveExecNotAgentd(t *testing.T) {
 	s, c := start(t)
-	r, err := c.Exec(context.Background(), wire.ExecRequest{Cmd: []string{"sh", "-c", "sleep 300 & echo $!"}, TimeoutMS: 20000})
+	r, err := c.Exec(context.Background(), api.ExecRequest{Cmd: []string{"sh", "-c", "sleep 300 & echo $!"}, TimeoutMS: 20000})
 	if err != nil || r.TimedOut || r.ExitCode != 0 {
 		t.Fatalf("exec: %+v %v", r, err)
 	}

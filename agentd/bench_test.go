@@ -3,7 +3,7 @@ package agentd
 import (
 	"testing"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // BenchmarkHTTP measures calls a client makes through HTTP on a real
@@ -14,11 +14,11 @@ func BenchmarkHTTP(b *testing.B) {
 	sh(b, c, "xsetroot -solid '#336699'; xterm -geometry 120x40+10+10 -e 'ls -lR /usr; sleep 600' >/dev/null 2>&1 &")
 	for _, bc := range []struct {
 		name string
-		o    wire.ScreenshotOptions
+		o    api.ScreenshotOptions
 	}{
-		{"screenshot/png", wire.ScreenshotOptions{}},
-		{"screenshot/jpeg", wire.ScreenshotOptions{Format: wire.FormatJPEG}},
-		{"screenshot/png_1024", wire.ScreenshotOptions{MaxWidth: 1024}},
+		{"screenshot/png", api.ScreenshotOptions{}},
+		{"screenshot/jpeg", api.ScreenshotOptions{Format: api.FormatJPEG}},
+		{"screenshot/png_1024", api.ScreenshotOptions{MaxWidth: 1024}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var n int
@@ -36,7 +36,7 @@ func BenchmarkHTTP(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			i++
-			if _, err := c.Input(ctx, []wire.Action{{Type: wire.ActionMove, X: wire.Int(i % 1000), Y: wire.Int(i % 700)}}); err != nil {
+			if _, err := c.Input(ctx, []api.Action{{Type: api.ActionMove, X: api.Int(i % 1000), Y: api.Int(i % 700)}}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -50,7 +50,7 @@ func BenchmarkHTTP(b *testing.B) {
 	})
 	b.Run("exec/true", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := c.Exec(ctx, wire.ExecRequest{Cmd: []string{"true"}}); err != nil {
+			if _, err := c.Exec(ctx, api.ExecRequest{Cmd: []string{"true"}}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/httpserve"
 	"github.com/deskrun/deskrun/x11"
 	"github.com/labstack/echo/v4"
 )
@@ -53,7 +54,7 @@ func (s *Server) clipboard(c echo.Context) error {
 // setClipboard makes agentd own the CLIPBOARD selection with the body's
 // text.
 func (s *Server) setClipboard(c echo.Context) error {
-	b, err := readBody(c, MaxClipboard)
+	b, err := httpserve.ReadBody(c, MaxClipboard)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/x11"
 )
 
@@ -29,6 +29,7 @@ type desktop struct {
 	conn    *x11.Conn
 	display string
 	xvfb    *exec.Cmd
+	xauth   *xAuthority // the access control of the Xvfb agentd starts
 	wm      *exec.Cmd
 	closed  bool
 	exited  chan struct{} // closed when the current Xvfb exits
@@ -60,7 +61,13 @@ func startDesktop(ctx context.Context, cfg Config, log *slog.Logger) (*desktop, 
 		close(d.stopped)
 		return d, nil
 	}
+	xa, err := newXAuthority()
+	if err != nil {
+		return nil, err
+	}
+	d.xauth = xa
 	if err := d.startX(ctx); err != nil {
+		xa.remove()
 		return nil, err
 	}
 	go d.supervise()
@@ -71,7 +78,7 @@ func startDesktop(ctx context.Context, cfg Config, log *slog.Logger) (*desktop, 
 // it and starts the window manager.
 func (d *desktop) startX(ctx context.Context) error {
 	s := d.cfg.Screen
-	args := []string{"-screen", "0", fmt.Sprintf("%dx%dx24", s.Width, s.Height), "-nolisten", "tcp", "+extension", "MIT-SHM", "-noreset"}
+	args := []string{"-screen", "0", fmt.Sprintf("%dx%dx24", s.Width, s.Height), "-nolisten", "tcp", "+extension", "MIT-SHM", "-noreset", "-auth", d.xauth.server}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
@@ -117,6 +124,10 @@ func (d *desktop) startX(ctx context.Context) error {
 			return fmt.Errorf("Xvfb started on :%s, not on %s", n, d.display)
 		}
 		d.display = ":" + n
+		if err := d.xauth.admit(d.display); err != nil {
+			killWait(cmd, exited)
+			return err
+		}
 	case <-exited:
 		return fmt.Errorf("Xvfb exited at start%s", stderr.lastLines())
 	case <-ctx.Done():
@@ -442,13 +453,13 @@ func (d *desktop) lost(c *x11.Conn) {
 	d.log.Warn("lost the X server", "display", d.display)
 }
 
-func (d *desktop) screen() wire.Screen {
+func (d *desktop) screen() api.Screen {
 	c, err := d.get()
 	if err != nil {
 		return d.cfg.Screen
 	}
 	w, h := c.Size()
-	return wire.Screen{Width: w, Height: h}
+	return api.Screen{Width: w, Height: h}
 }
 
 // close stops the window manager and Xvfb and waits for them.
@@ -476,6 +487,9 @@ func (d *desktop) close() {
 		}
 	}
 	<-d.stopped
+	if d.xauth != nil {
+		d.xauth.remove()
+	}
 }
 
 func killWait(cmd *exec.Cmd, exited chan struct{}) {

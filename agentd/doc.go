@@ -3,7 +3,13 @@
 // window manager when they die, dialling an attached display again when
 // it comes back), and serves the agent API over HTTP: screenshots, input
 // as core actions, the cursor, commands, files, named shell sessions, the
-// window list and the clipboard. Every route but /healthz needs the
+// window list, the clipboard, raw TCP tunnels to ports of the sandbox's
+// loopback (GET /v1/ports/{port} upgraded to "tcp") and the browser (POST
+// /v1/browser/{action}, package agentd/browser: Chromium on the desktop,
+// started on first use, or one started there with a DevTools port), and a
+// live view of the display as RFB over a WebSocket (GET /v1/vnc, package
+// agentd/rfb). Every
+// route but /healthz needs the
 // sandbox's bearer token. Commands it runs find the embedded pyautogui
-// module on PYTHONPATH, pointed at this agentd. [Client] is its Go client.
+// module on PYTHONPATH, pointed at this agentd. Package agentd/client is its Go client.
 package agentd

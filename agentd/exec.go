@@ -17,20 +17,27 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/labstack/echo/v4"
 )
 
-// env is the environment of commands: agentd's own, the desktop's
-// DISPLAY, the pyautogui module on PYTHONPATH and how it reaches agentd,
-// then extra.
+// env is the environment of commands: agentd's own (cmd/agentd removes
+// AGENTD_TOKEN from it), the desktop's DISPLAY, the pyautogui module on
+// PYTHONPATH and the local socket it reaches agentd by (no token), then
+// extra.
 func (s *Server) env(extra map[string]string) []string {
-	env := os.Environ()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "NO_AT_BRIDGE=") { // it would hide GTK applications' trees
+			env = append(env, kv)
+		}
+	}
+	env = append(env, s.appEnv()...)
 	py := s.pyPath
 	if old := os.Getenv("PYTHONPATH"); old != "" {
 		py += ":" + old
 	}
-	env = append(env, "DISPLAY="+s.desk.display, "PYTHONPATH="+py, "AGENTD_URL="+s.selfURL, "AGENTD_TOKEN="+s.cfg.Token)
+	env = append(env, "DISPLAY="+s.desk.display, "PYTHONPATH="+py, "AGENTD_URL="+s.selfURL, commandMarkEnv+"="+s.mark)
 	for k, v := range extra {
 		env = append(env, k+"="+v)
 	}
@@ -111,30 +118,12 @@ func drainTo(r *os.File, w io.Writer, eof chan struct{}) {
 	close(eof)
 }
 
-func checkExec(r wire.ExecRequest) error {
-	if len(r.Cmd) == 0 || r.Cmd[0] == "" {
-		return errdefs.ErrInvalidArgument.WithMessage("cmd: required, the program and its arguments")
-	}
-	if r.TimeoutMS < 0 || r.TimeoutMS > MaxExecMS {
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("timeout_ms: %d out of range 0..%d", r.TimeoutMS, MaxExecMS))
-	}
-	if r.Dir != "" && !filepath.IsAbs(r.Dir) {
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("dir: %q is not an absolute path", r.Dir))
-	}
-	for k := range r.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("env: bad variable name %q", k))
-		}
-	}
-	return nil
-}
-
 func (s *Server) exec(c echo.Context) error {
-	var req wire.ExecRequest
+	var req api.ExecRequest
 	if err := decode(c, &req); err != nil {
 		return err
 	}
-	if err := checkExec(req); err != nil {
+	if err := req.Validate(); err != nil {
 		return err
 	}
 	res, err := s.Exec(c.Request().Context(), req)
@@ -146,7 +135,7 @@ func (s *Server) exec(c echo.Context) error {
 
 // Exec runs a command to completion (or its timeout, when its process
 // group is killed) with the desktop's environment.
-func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error) {
+func (s *Server) Exec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error) {
 	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if timeout == 0 {
 		timeout = DefaultExecMS * time.Millisecond
@@ -168,13 +157,13 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 	cmd.WaitDelay = outputGrace
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return wire.ExecResult{}, err
+		return api.ExecResult{}, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return wire.ExecResult{}, err
+		return api.ExecResult{}, err
 	}
 	stdout, stderr := &capped{n: MaxOutput}, &capped{n: MaxOutput}
 	cmd.Stdout, cmd.Stderr = outW, errW
@@ -189,7 +178,7 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 		outR.Close()
 		errR.Close()
 		// The command could not start: a fact about the request.
-		return wire.ExecResult{ExitCode: 127, Stderr: err.Error(), DurationMS: time.Since(start).Milliseconds()}, nil
+		return api.ExecResult{ExitCode: 127, Stderr: err.Error(), DurationMS: time.Since(start).Milliseconds()}, nil
 	}
 	outEOF, errEOF := make(chan struct{}), make(chan struct{})
 	go drainTo(outR, stdout, outEOF)
@@ -215,7 +204,7 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 	cancelGrace()
 	out, outCut := stdout.freeze()
 	errOut, errCut := stderr.freeze()
-	res := wire.ExecResult{
+	res := api.ExecResult{
 		Stdout: out, Stderr: errOut,
 		Truncated: outCut || errCut, TimedOut: timedOut,
 		DurationMS: time.Since(start).Milliseconds(),
@@ -240,11 +229,8 @@ func (s *Server) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResul
 
 func filePath(c echo.Context) (string, error) {
 	p := c.QueryParam("path")
-	if p == "" {
-		return "", errdefs.ErrInvalidArgument.WithMessage("path: required")
-	}
-	if !filepath.IsAbs(p) {
-		return "", errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %q is not an absolute path", p))
+	if err := api.CheckPath(p); err != nil {
+		return "", err
 	}
 	return filepath.Clean(p), nil
 }

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
 )
 
 // runXvfb starts an Xvfb of its own on display (a free one when empty)
@@ -76,9 +77,9 @@ func TestAttachReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close(context.Background()) })
-	c := NewClient("http://"+s.Addr(), token, nil)
+	c := client.NewClient("http://"+s.Addr(), token, nil)
 	ctx := t.Context()
-	if h, err := c.Health(ctx); err != nil || h.Display != display || h.Screen != (wire.Screen{Width: 640, Height: 480}) {
+	if h, err := c.Health(ctx); err != nil || h.Display != display || h.Screen != (api.Screen{Width: 640, Height: 480}) {
 		t.Fatalf("health %+v %v", h, err)
 	}
 	stopX()
@@ -93,7 +94,7 @@ func TestAttachReconnects(t *testing.T) {
 	t.Cleanup(func() { os.Remove(lock) })
 	// Input on the connection to the server that just died fails as
 	// unavailable, not as a refused action, and does not hang.
-	if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(1), Y: wire.Int(2)}}); !errdefs.IsUnavailable(err) {
+	if _, err := c.Input(ctx, []api.Action{{Type: "move", X: api.Int(1), Y: api.Int(2)}}); !errdefs.IsUnavailable(err) {
 		t.Errorf("input with the X server gone: %v, want unavailable", err)
 	}
 	waitFor(t, "healthz to go red", func() bool { _, err := c.Health(ctx); return err != nil })
@@ -103,10 +104,10 @@ func TestAttachReconnects(t *testing.T) {
 	os.Remove(lock)
 	runXvfb(t, display)
 	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(ctx); return err == nil })
-	if _, err := c.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(7), Y: wire.Int(8)}}); err != nil {
+	if _, err := c.Input(ctx, []api.Action{{Type: "move", X: api.Int(7), Y: api.Int(8)}}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := c.Cursor(ctx); err != nil || p != (wire.Point{X: 7, Y: 8}) {
+	if p, err := c.Cursor(ctx); err != nil || p != (api.Point{X: 7, Y: 8}) {
 		t.Errorf("cursor after reconnecting = %v %v, want (7,8)", p, err)
 	}
 }
@@ -142,7 +143,7 @@ pyautogui.moveTo(100, 200)
 		t.Errorf("saved screenshot %dx%d %v, want 30x20", w, h, err)
 	}
 	// agentd's errors surface as pyautogui exceptions.
-	r, err = c.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui; pyautogui.keyDown('accept')"}})
+	r, err = c.Exec(t.Context(), api.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui; pyautogui.keyDown('accept')"}})
 	if err != nil || r.ExitCode == 0 || !strings.Contains(r.Stderr, "PyAutoGUIException") || !strings.Contains(r.Stderr, "accept") {
 		t.Errorf("unknown key: %+v %v", r, err)
 	}
@@ -222,7 +223,7 @@ func TestOversizedBodies(t *testing.T) {
 // on the same X server, and reported when it keeps dying.
 func TestWindowManagerRestarts(t *testing.T) {
 	needX(t)
-	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, WM: "openbox", Screen: wire.Screen{Width: 640, Height: 480}, Token: token})
+	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, WM: "openbox", Screen: api.Screen{Width: 640, Height: 480}, Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestShellBackgroundAndEdges(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	t0 := time.Now()
-	s, err := c.ShellExec(ctx, "bg", wire.ShellExecRequest{Command: "sleep 300 & echo $! > " + pidFile + "; (sleep 0.3; echo late) & echo started", WaitMS: 10000})
+	s, err := c.ShellExec(ctx, "bg", api.ShellExecRequest{Command: "sleep 300 & echo $! > " + pidFile + "; (sleep 0.3; echo late) & echo started", WaitMS: 10000})
 	if err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != 0 || s.Output != "started\n" {
 		t.Fatalf("background command: %+v %v", s, err)
 	}
@@ -296,7 +297,7 @@ func TestShellBackgroundAndEdges(t *testing.T) {
 		s, err := c.ShellView(ctx, "bg")
 		return err == nil && s.Output == "started\nlate\n"
 	})
-	if s, err := c.ShellExec(ctx, "bg", wire.ShellExecRequest{Command: "echo next"}); err != nil || s.Output != "next\n" {
+	if s, err := c.ShellExec(ctx, "bg", api.ShellExecRequest{Command: "echo next"}); err != nil || s.Output != "next\n" {
 		t.Errorf("next command: %+v %v", s, err)
 	}
 	if _, err := c.ShellKill(ctx, "bg"); err != nil {
@@ -317,7 +318,7 @@ func TestShellBackgroundAndEdges(t *testing.T) {
 		{"own exit trap", "trap 'echo trapped' EXIT; echo hi", "hi\ntrapped\n", 0},
 		{"nul bytes", `printf 'a\0b\0'`, "a\x00b\x00", 0},
 	} {
-		s, err := c.ShellExec(ctx, "edge", wire.ShellExecRequest{Command: tc.cmd, WaitMS: 10000})
+		s, err := c.ShellExec(ctx, "edge", api.ShellExecRequest{Command: tc.cmd, WaitMS: 10000})
 		if err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != tc.code || s.Output != tc.out {
 			t.Errorf("%s: %+v %v, want exit %d output %q", tc.name, s, err, tc.code, tc.out)
 		}
@@ -325,11 +326,11 @@ func TestShellBackgroundAndEdges(t *testing.T) {
 	if s, _ := c.ShellView(ctx, "edge"); s.Dir != dir {
 		t.Errorf("cd before exit: dir %q, want %q", s.Dir, dir)
 	}
-	s, err = c.ShellExec(ctx, "big", wire.ShellExecRequest{Command: "head -c 3000000 /dev/zero | tr '\\0' a; echo", WaitMS: 20000})
+	s, err = c.ShellExec(ctx, "big", api.ShellExecRequest{Command: "head -c 3000000 /dev/zero | tr '\\0' a; echo", WaitMS: 20000})
 	if err != nil || s.Running || len(s.Output) != maxShellOutput || !strings.HasSuffix(s.Output, "a\n") {
 		t.Errorf("big output: running %v len %d %v", s.Running, len(s.Output), err)
 	}
-	if _, err := c.ShellExec(ctx, "edge", wire.ShellExecRequest{Command: "pwd", Dir: "relative"}); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), "dir:") {
+	if _, err := c.ShellExec(ctx, "edge", api.ShellExecRequest{Command: "pwd", Dir: "relative"}); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), "dir:") {
 		t.Errorf("relative dir: %v", err)
 	}
 }
@@ -431,4 +432,71 @@ func TestStoppedXvfb(t *testing.T) {
 	}
 	syscall.Kill(pid, syscall.SIGCONT)
 	waitFor(t, "healthz to go green again", func() bool { _, err := c.Health(t.Context()); return err == nil })
+}
+
+// TestDisplayClosedToOtherUsers: the Xvfb agentd starts admits the user
+// agentd runs as and root, and refuses every other user of the machine
+// (local sandboxes share it with them).
+func TestDisplayClosedToOtherUsers(t *testing.T) {
+	s, _ := start(t)
+	if out, err := exec.Command("xdpyinfo", "-display", s.Display()).CombinedOutput(); err != nil {
+		t.Fatalf("xdpyinfo as agentd's user: %v\n%s", err, out)
+	}
+	if os.Getuid() != 0 {
+		t.Skip("switching to another user needs root")
+	}
+	out, err := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "xdpyinfo", "-display", s.Display()).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "unable to open display") {
+		t.Errorf("xdpyinfo as nobody: %v\n%s, want refused", err, out)
+	}
+	// With a stolen cookie file path but no right to read it, still no.
+	out, err = exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "DISPLAY="+s.Display(), "XAUTHORITY="+s.desk.xauth.client, "xdotool", "getmouselocation").CombinedOutput()
+	if err == nil {
+		t.Errorf("xdotool as nobody with the cookie's path: %s, want refused", out)
+	}
+}
+
+// TestKillCommands: what commands left running, daemons and a fork bomb
+// included, is killed on request; the desktop and exec go on.
+func TestKillCommands(t *testing.T) {
+	s, c := start(t)
+	ctx := t.Context()
+	// A daemon outside agentd's process group and tree, background
+	// sleeps, and a bomb forking a child a second, capped by ulimit.
+	script := `setsid sleep 900 </dev/null >/dev/null 2>&1 &
+(sleep 901 &) ; (sleep 902 &)
+(ulimit -u 200 2>/dev/null; b() { sleep 1; b & b; }; b) </dev/null >/dev/null 2>&1 &
+echo started`
+	if r, err := c.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", script}}); err != nil || !strings.Contains(r.Stdout, "started") {
+		t.Fatalf("exec: %v %+v", err, r)
+	}
+	if _, err := c.ShellExec(ctx, "s", api.ShellExecRequest{Command: "sleep 903", WaitMS: 10}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if len(s.marked()) < 5 {
+		t.Fatalf("%d marked processes, want the daemon, the sleeps and the bomb", len(s.marked()))
+	}
+	res, err := c.Kill(ctx)
+	if err != nil || res.Killed < 5 {
+		t.Fatalf("kill: %+v %v", res, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if left := s.marked(); len(left) != 0 {
+		t.Errorf("%d processes left after the kill", len(left))
+	}
+	for _, n := range []string{"900", "901", "902", "903"} {
+		if out, _ := exec.Command("pgrep", "-f", "^sleep "+n+"$").Output(); len(out) > 0 {
+			t.Errorf("sleep %s survived: %s", n, out)
+		}
+	}
+	if r, err := c.Exec(ctx, api.ExecRequest{Cmd: []string{"echo", "ok"}}); err != nil || r.Stdout != "ok\n" {
+		t.Errorf("exec after kill: %v %+v", err, r)
+	}
+	if _, err := c.Screenshot(ctx, api.ScreenshotOptions{}); err != nil {
+		t.Errorf("screenshot after kill: %v", err)
+	}
+	if out, err := exec.Command("xdpyinfo", "-display", s.Display()).CombinedOutput(); err != nil {
+		t.Errorf("the desktop is gone: %v %s", err, out)
+	}
 }

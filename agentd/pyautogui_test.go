@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // xevent is one event xev printed.
@@ -179,7 +179,7 @@ func TestPyautoguiFunctions(t *testing.T) {
 	py := func(code string) (string, time.Duration) {
 		t.Helper()
 		start := time.Now()
-		r, err := c.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui\n" + code}})
+		r, err := c.Exec(t.Context(), api.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui\n" + code}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -372,7 +372,7 @@ func TestPyautoguiFunctions(t *testing.T) {
 
 	// FAILSAFE: with the pointer in a corner, the next call raises, as
 	// in pyautogui; with FAILSAFE off it goes on.
-	r, err := c.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui\npyautogui.moveTo(0, 0)\npyautogui.click()"}})
+	r, err := c.Exec(t.Context(), api.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui\npyautogui.moveTo(0, 0)\npyautogui.click()"}})
 	if err != nil || r.ExitCode == 0 || !strings.Contains(r.Stderr, "FailSafeException") {
 		t.Errorf("fail-safe: %+v %v", r, err)
 	}

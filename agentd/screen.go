@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/httpserve"
 	"github.com/deskrun/deskrun/x11"
 	"github.com/deskrun/deskrun/x11/keysym"
 	"github.com/labstack/echo/v4"
@@ -24,17 +25,29 @@ func (s *Server) screenshot(c echo.Context) error {
 		return err
 	}
 	w, h := conn.Size()
-	o, err := wire.ParseScreenshotQuery(c.QueryParams(), wire.Screen{Width: w, Height: h})
+	o, err := api.ParseScreenshotQuery(c.QueryParams(), api.Screen{Width: w, Height: h})
 	if err != nil {
 		return err
+	}
+	hd := c.Response().Header()
+	if o.SettleMS > 0 {
+		timeout := o.TimeoutMS
+		if timeout == 0 {
+			timeout = api.DefaultSettleTimeoutMS
+		}
+		st, err := conn.WaitIdle(time.Duration(o.SettleMS)*time.Millisecond, time.Duration(timeout)*time.Millisecond)
+		if err != nil {
+			return s.desk.failed(conn, unavailable(err))
+		}
+		hd.Set(api.HeaderSettled, strconv.FormatBool(st.Settled))
+		hd.Set(api.HeaderSettleMS, strconv.FormatInt(st.Took.Milliseconds(), 10))
 	}
 	shot, err := Shoot(conn, o)
 	if err != nil {
 		return s.desk.failed(conn, err)
 	}
-	hd := c.Response().Header()
-	hd.Set(wire.HeaderScale, strconv.FormatFloat(shot.Scale, 'f', -1, 64))
-	hd.Set(wire.HeaderScreen, fmt.Sprintf("%dx%d", w, h))
+	hd.Set(api.HeaderScale, strconv.FormatFloat(shot.Scale, 'f', -1, 64))
+	hd.Set(api.HeaderScreen, fmt.Sprintf("%dx%d", w, h))
 	hd.Set(echo.HeaderContentLength, strconv.Itoa(len(shot.Data)))
 	return c.Blob(http.StatusOK, "image/"+shot.Format, shot.Data)
 }
@@ -44,7 +57,7 @@ var captures sync.Pool
 
 // Shoot captures the screen (or o.Region), scales it down to o.MaxWidth
 // and encodes it as o.Format.
-func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
+func Shoot(conn *x11.Conn, o api.ScreenshotOptions) (api.Screenshot, error) {
 	w, h := conn.Size()
 	r := image.Rectangle{}
 	if o.Region != nil {
@@ -53,7 +66,7 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 	reuse, _ := captures.Get().(*image.RGBA)
 	img, err := conn.CaptureInto(reuse, r)
 	if err != nil {
-		return wire.Screenshot{}, unavailable(err)
+		return api.Screenshot{}, unavailable(err)
 	}
 	defer captures.Put(img)
 	out := img
@@ -66,9 +79,9 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 	var buf bytes.Buffer
 	format := o.Format
 	if format == "" {
-		format = wire.FormatPNG
+		format = api.FormatPNG
 	}
-	if format == wire.FormatJPEG {
+	if format == api.FormatJPEG {
 		q := o.Quality
 		if q == 0 {
 			q = 80
@@ -78,23 +91,18 @@ func Shoot(conn *x11.Conn, o wire.ScreenshotOptions) (wire.Screenshot, error) {
 		err = encodePNG(&buf, out)
 	}
 	if err != nil {
-		return wire.Screenshot{}, fmt.Errorf("encode %s: %w", format, err)
+		return api.Screenshot{}, fmt.Errorf("encode %s: %w", format, err)
 	}
 	b := out.Bounds()
-	return wire.Screenshot{Data: buf.Bytes(), Format: format, Width: b.Dx(), Height: b.Dy(), Scale: scale, Screen: wire.Screen{Width: w, Height: h}}, nil
-}
-
-func knownKey(name string) bool {
-	_, ok := keysym.ByName(name)
-	return ok
+	return api.Screenshot{Data: buf.Bytes(), Format: format, Width: b.Dx(), Height: b.Dy(), Scale: scale, Screen: api.Screen{Width: w, Height: h}}, nil
 }
 
 func (s *Server) input(c echo.Context) error {
-	body, err := readBody(c, MaxBody)
+	body, err := httpserve.ReadBody(c, MaxBody)
 	if err != nil {
 		return err
 	}
-	req, err := wire.DecodeInput(bytes.NewReader(body))
+	req, err := api.DecodeInput(bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -103,7 +111,7 @@ func (s *Server) input(c echo.Context) error {
 		return err
 	}
 	w, h := conn.Size()
-	if err := req.Validate(wire.Screen{Width: w, Height: h}, knownKey); err != nil {
+	if err := req.Validate(api.Screen{Width: w, Height: h}, keysym.Known); err != nil {
 		return err
 	}
 	res, err := Run(c.Request().Context(), conn, req.Actions)
@@ -111,7 +119,7 @@ func (s *Server) input(c echo.Context) error {
 		s.desk.lost(conn)
 	}
 	if err != nil {
-		status, body := wire.ErrorOf(err, "input failed")
+		status, body := api.ErrorOf(err, "input failed")
 		res.Error = &body.Error
 		return c.JSON(status, res)
 	}
@@ -120,25 +128,31 @@ func (s *Server) input(c echo.Context) error {
 
 // Run executes validated core actions in order on conn and stops at the
 // first failure, which it returns beside the per-action results.
-func Run(ctx context.Context, conn *x11.Conn, actions []wire.Action) (wire.InputResult, error) {
-	res := wire.InputResult{Results: make([]wire.ActionResult, 0, len(actions))}
+func Run(ctx context.Context, conn *x11.Conn, actions []api.Action) (api.InputResult, error) {
+	res := api.InputResult{Results: make([]api.ActionResult, 0, len(actions))}
 	for i, a := range actions {
 		start := time.Now()
 		settle := focusTarget(conn, a)
 		// runOne queues pointer and button requests; Sync sends them
 		// with the request that checks them, also after a failure, so
 		// nothing stays queued (a drag's release, say).
-		err := runOne(ctx, conn, a)
+		var settled *bool
+		var err error
+		if a.Type == api.ActionWaitIdle {
+			settled, err = waitIdle(conn, a.MS, a.TimeoutMS)
+		} else {
+			err = runOne(ctx, conn, a)
+		}
 		if serr := conn.Sync(); err == nil {
 			err = serr
 		}
 		if err == nil && settle != 0 {
 			_, _ = conn.AwaitFocus(settle, focusSettle)
 		}
-		r := wire.ActionResult{Index: i, Type: a.Type, OK: err == nil, Micros: time.Since(start).Microseconds()}
+		r := api.ActionResult{Index: i, Type: a.Type, OK: err == nil, Micros: time.Since(start).Microseconds(), Settled: settled}
 		if err != nil {
 			err = classify(conn, fmt.Errorf("actions[%d] (%s): %w", i, a.Type, err))
-			_, body := wire.ErrorOf(err, "input failed")
+			_, body := api.ErrorOf(err, "input failed")
 			r.Error = &body.Error
 			res.Results = append(res.Results, r)
 			return res, err
@@ -156,8 +170,8 @@ const focusSettle = 300 * time.Millisecond
 // land on when a window manager runs and that window does not have the
 // focus yet: Run then waits for the focus to move there, as it would
 // before a person typed. Otherwise 0.
-func focusTarget(conn *x11.Conn, a wire.Action) uint32 {
-	if a.Type != wire.ActionClick && a.Type != wire.ActionButtonDown {
+func focusTarget(conn *x11.Conn, a api.Action) uint32 {
+	if a.Type != api.ActionClick && a.Type != api.ActionButtonDown {
 		return 0
 	}
 	if !conn.WMRunning() {
@@ -195,9 +209,9 @@ func classify(conn *x11.Conn, err error) error {
 
 func buttonOf(name string) int {
 	switch name {
-	case wire.ButtonMiddle:
+	case api.ButtonMiddle:
 		return x11.ButtonMiddle
-	case wire.ButtonRight:
+	case api.ButtonRight:
 		return x11.ButtonRight
 	}
 	return x11.ButtonLeft
@@ -215,7 +229,7 @@ func sym(name string) (keysym.Sym, error) {
 // applications see motion with the button held rather than a jump.
 const dragStep = 10 * time.Millisecond
 
-func runOne(ctx context.Context, conn *x11.Conn, a wire.Action) error {
+func runOne(ctx context.Context, conn *x11.Conn, a api.Action) error {
 	moveIfGiven := func() error {
 		if a.X != nil && a.Y != nil {
 			return conn.Move(*a.X, *a.Y)
@@ -223,27 +237,27 @@ func runOne(ctx context.Context, conn *x11.Conn, a wire.Action) error {
 		return nil
 	}
 	switch a.Type {
-	case wire.ActionMove:
+	case api.ActionMove:
 		return conn.Move(*a.X, *a.Y)
-	case wire.ActionButtonDown:
+	case api.ActionButtonDown:
 		return conn.ButtonDown(buttonOf(a.Button))
-	case wire.ActionButtonUp:
+	case api.ActionButtonUp:
 		return conn.ButtonUp(buttonOf(a.Button))
-	case wire.ActionClick:
+	case api.ActionClick:
 		if err := moveIfGiven(); err != nil {
 			return err
 		}
 		return conn.Click(buttonOf(a.Button), max(1, a.Count))
-	case wire.ActionKeyDown, wire.ActionKeyUp:
+	case api.ActionKeyDown, api.ActionKeyUp:
 		s, err := sym(a.Key)
 		if err != nil {
 			return err
 		}
-		if a.Type == wire.ActionKeyDown {
+		if a.Type == api.ActionKeyDown {
 			return conn.KeyDown(s)
 		}
 		return conn.KeyUp(s)
-	case wire.ActionKey:
+	case api.ActionKey:
 		syms := make([]keysym.Sym, len(a.Keys))
 		for i, k := range a.Keys {
 			s, err := sym(k)
@@ -258,14 +272,14 @@ func runOne(ctx context.Context, conn *x11.Conn, a wire.Action) error {
 			}
 		}
 		return nil
-	case wire.ActionType:
+	case api.ActionType:
 		return conn.Type(a.Text)
-	case wire.ActionScroll:
+	case api.ActionScroll:
 		if err := moveIfGiven(); err != nil {
 			return err
 		}
 		return conn.Scroll(a.DX, a.DY)
-	case wire.ActionDrag:
+	case api.ActionDrag:
 		// Each point is sent before the pause that follows it, so
 		// applications see motion with the button held rather than a jump.
 		b := buttonOf(a.Button)
@@ -297,10 +311,23 @@ func runOne(ctx context.Context, conn *x11.Conn, a wire.Action) error {
 			return release(err)
 		}
 		return conn.ButtonUp(b)
-	case wire.ActionWait:
+	case api.ActionWait:
 		return sleep(ctx, time.Duration(a.MS)*time.Millisecond)
 	}
 	return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("type: unknown action type %q", a.Type))
+}
+
+// waitIdle waits until the screen has been quiet for ms or timeoutMS
+// (zero: api.DefaultSettleTimeoutMS) has passed, and says which.
+func waitIdle(conn *x11.Conn, ms, timeoutMS int) (*bool, error) {
+	if timeoutMS == 0 {
+		timeoutMS = api.DefaultSettleTimeoutMS
+	}
+	st, err := conn.WaitIdle(time.Duration(ms)*time.Millisecond, time.Duration(timeoutMS)*time.Millisecond)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return &st.Settled, nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

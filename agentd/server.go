@@ -3,11 +3,9 @@ package agentd
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -20,7 +18,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/httpserve"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )
@@ -34,7 +33,7 @@ type Config struct {
 	// Display (or $DISPLAY).
 	Xvfb    bool
 	Display string
-	Screen  wire.Screen
+	Screen  api.Screen
 	// WM is the window manager to start with Xvfb ("" for none).
 	WM string
 	// Token is the bearer token every route but /healthz requires; empty
@@ -45,10 +44,10 @@ type Config struct {
 
 // Limits of the exec and file calls.
 const (
-	MaxFileSize   = 64 << 20 // bytes read or written by the file calls
-	MaxOutput     = 1 << 20  // bytes of stdout and of stderr kept by exec
+	MaxFileSize   = api.MaxFileSize // bytes read or written by the file calls
+	MaxOutput     = 1 << 20         // bytes of stdout and of stderr kept by exec
 	DefaultExecMS = 30_000
-	MaxExecMS     = 3_600_000
+	MaxExecMS     = api.MaxExecMS
 	// MaxBody bounds the JSON bodies of the other calls (exec's stdin
 	// included).
 	MaxBody = 16 << 20
@@ -59,14 +58,28 @@ var python embed.FS
 
 // Server is a running agentd.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	desk    *desktop
-	http    *http.Server
-	ln      net.Listener
-	pyPath  string // directory holding the pyautogui module
-	shells  *shells
-	selfURL string
+	cfg      Config
+	log      *slog.Logger
+	desk     *desktop
+	http     *http.Server
+	ln       net.Listener
+	pyPath   string // directory holding the pyautogui module
+	shells   *shells
+	browsers *browsers
+	selfURL  string
+	// local serves the input and screen calls of the pyautogui module
+	// on a unix socket in a folder only the desktop's user can enter, so
+	// commands need no token (and see none).
+	local    *http.Server
+	localDir string
+	// mark is in the environment of every command ([commandMarkEnv]).
+	mark string
+
+	// life ends when the server closes, and with it the live views
+	// (hijacked connections outlive http.Server.Shutdown).
+	life    context.Context
+	endLife context.CancelFunc
+	a11y    a11y
 
 	groupsMu sync.Mutex
 	groups   []int // process groups of exec'd commands
@@ -79,9 +92,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Screen.Width == 0 {
-		cfg.Screen = wire.Screen{Width: 1280, Height: 800}
+		cfg.Screen = api.Screen{Width: 1280, Height: 800}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	s := &Server{cfg: cfg, log: cfg.Logger, mark: newCommandMark()}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	py, err := extractPython()
 	if err != nil {
 		return nil, err
@@ -93,7 +107,6 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	s.ln = ln
-	s.selfURL = "http://" + loopback(ln.Addr().String())
 	desk, err := startDesktop(ctx, cfg, s.log)
 	if err != nil {
 		ln.Close()
@@ -101,26 +114,68 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.desk = desk
+	s.startA11y(ctx)
 	s.shells = newShells(s)
+	s.browsers = newBrowsers(s)
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("serve", "err", err)
 		}
 	}()
+	if err := s.serveLocal(); err != nil {
+		s.Close(ctx)
+		return nil, err
+	}
 	return s, nil
 }
 
-// loopback turns a wildcard listen address into one a local client dials.
-func loopback(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
+// serveLocal listens on <private dir>/agentd.sock for the pyautogui
+// module: the screen, the cursor, screenshots and input, without a token.
+// Only the user agentd runs as can reach it (the folder is 0700, the
+// socket 0600), and that user can already reach the X display those
+// calls drive; exec, files and shells stay behind the token.
+func (s *Server) serveLocal() error {
+	dir, err := os.MkdirTemp("", "agentd-")
 	if err != nil {
-		return addr
+		return fmt.Errorf("local socket: %w", err)
 	}
-	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
-		host = "127.0.0.1"
+	path := filepath.Join(dir, "agentd.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("local socket: %w", err)
 	}
-	return net.JoinHostPort(host, port)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		os.RemoveAll(dir)
+		return fmt.Errorf("local socket: %w", err)
+	}
+	s.localDir = dir
+	s.selfURL = "unix:" + path
+	s.local = &http.Server{Handler: s.localHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.local.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("serve the local socket", "err", err)
+		}
+	}()
+	return nil
+}
+
+// localHandler is the API of the local socket: what the pyautogui module
+// calls.
+func (s *Server) localHandler() http.Handler {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = httpserve.ErrorHandler(s.log)
+	e.Pre(httpserve.HeadAsGet)
+	e.Use(middleware.Recover())
+	v1 := e.Group("/v1")
+	v1.GET("/screen", s.getScreen)
+	v1.GET("/cursor", s.getCursor)
+	v1.GET("/screenshot", s.screenshot)
+	v1.POST("/input", s.input)
+	return e
 }
 
 func extractPython() (string, error) {
@@ -158,9 +213,16 @@ func (s *Server) Display() string { return s.desk.display }
 // Close stops serving (letting requests in flight finish for up to the
 // context's deadline), ends shell sessions and stops Xvfb.
 func (s *Server) Close(ctx context.Context) error {
+	s.endLife()
 	err := s.http.Shutdown(ctx)
+	if s.local != nil {
+		s.local.Shutdown(ctx)
+		os.RemoveAll(s.localDir)
+	}
 	s.shells.closeAll()
+	s.browsers.closeAll()
 	s.killGroups()
+	s.stopA11y()
 	s.desk.close()
 	os.RemoveAll(s.pyPath)
 	return err
@@ -170,15 +232,17 @@ func (s *Server) Close(ctx context.Context) error {
 func (s *Server) Handler() http.Handler {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = s.errorHandler
+	e.HTTPErrorHandler = httpserve.ErrorHandler(s.log)
+	e.Pre(httpserve.HeadAsGet)
 	e.Use(middleware.Recover())
 	e.GET("/healthz", s.health)
-	v1 := e.Group("/v1", s.auth)
+	v1 := e.Group("/v1", httpserve.BearerAuth(s.cfg.Token, "agentd", nil))
 	v1.GET("/screen", s.getScreen)
 	v1.GET("/cursor", s.getCursor)
 	v1.GET("/screenshot", s.screenshot)
 	v1.POST("/input", s.input)
 	v1.POST("/exec", s.exec)
+	v1.POST("/kill", s.kill)
 	v1.GET("/files", s.readFile)
 	v1.PUT("/files", s.writeFile)
 	v1.GET("/windows", s.windows)
@@ -189,57 +253,23 @@ func (s *Server) Handler() http.Handler {
 	v1.POST("/shells/:id/wait", s.shellWait)
 	v1.POST("/shells/:id/write", s.shellWrite)
 	v1.POST("/shells/:id/kill", s.shellKill)
+	v1.GET("/accessibility", s.accessibility)
+	v1.GET("/accessibility/apps", s.a11yApps)
+	v1.POST("/accessibility/act", s.elementAction)
+	v1.GET("/som", s.setOfMarks)
+	v1.POST("/browser/:action", s.browserCall)
 	v1.GET("/clipboard", s.clipboard)
 	v1.PUT("/clipboard", s.setClipboard)
+	v1.GET("/ports/:port", s.port)
+	v1.GET("/vnc", s.vnc)
 	return e
-}
-
-func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if s.cfg.Token == "" {
-			return next(c)
-		}
-		got, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
-			return errdefs.ErrUnauthenticated.WithMessage("missing or wrong bearer token")
-		}
-		return next(c)
-	}
-}
-
-// errorHandler answers every error in the contract's shape.
-func (s *Server) errorHandler(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		code := wire.CodeInternal
-		switch he.Code {
-		case http.StatusNotFound:
-			code = wire.CodeNotFound
-		case http.StatusMethodNotAllowed:
-			code = "method_not_allowed"
-		case http.StatusRequestEntityTooLarge:
-			code = wire.CodeTooLarge
-		case http.StatusBadRequest:
-			code = wire.CodeInvalidArgument
-		}
-		_ = c.JSON(he.Code, wire.ErrorBody{Error: wire.Error{Code: code, Message: fmt.Sprint(he.Message)}})
-		return
-	}
-	status, body := wire.ErrorOf(err, "internal error")
-	if status >= 500 {
-		s.log.Error("request failed", "path", c.Path(), "err", err)
-	}
-	_ = c.JSON(status, body)
 }
 
 func (s *Server) health(c echo.Context) error {
 	if err := s.desk.ping(); err != nil {
-		return c.JSON(http.StatusServiceUnavailable, wire.ErrorBody{Error: wire.Error{Code: wire.CodeUnavailable, Message: err.Error()}})
+		return c.JSON(http.StatusServiceUnavailable, api.ErrorBody{Error: api.Error{Code: api.CodeUnavailable, Message: err.Error()}})
 	}
-	return c.JSON(http.StatusOK, wire.Health{Status: "ok", Display: s.desk.display, Screen: s.desk.screen()})
+	return c.JSON(http.StatusOK, api.Health{Status: "ok", Display: s.desk.display, Screen: s.desk.screen()})
 }
 
 func (s *Server) getScreen(c echo.Context) error {
@@ -258,7 +288,7 @@ func (s *Server) getCursor(c echo.Context) error {
 	if err != nil {
 		return s.desk.failed(conn, unavailable(err))
 	}
-	return c.JSON(http.StatusOK, wire.Point{X: x, Y: y})
+	return c.JSON(http.StatusOK, api.Point{X: x, Y: y})
 }
 
 func (s *Server) windows(c echo.Context) error {
@@ -270,9 +300,9 @@ func (s *Server) windows(c echo.Context) error {
 	if err != nil {
 		return s.desk.failed(conn, unavailable(err))
 	}
-	out := wire.WindowList{Windows: make([]wire.Window, 0, len(ws))}
+	out := api.WindowList{Windows: make([]api.Window, 0, len(ws))}
 	for _, w := range ws {
-		out.Windows = append(out.Windows, wire.Window{ID: w.ID, Title: w.Title, Class: w.Class, PID: w.PID, Active: w.Active})
+		out.Windows = append(out.Windows, api.Window{ID: w.ID, Title: w.Title, Class: w.Class, PID: w.PID, Active: w.Active})
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -300,31 +330,14 @@ func (s *Server) windowAction(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// readBody reads a request body of at most limit bytes; a longer one is
-// refused as too large (413).
-func readBody(c echo.Context, limit int64) ([]byte, error) {
-	if c.Request().ContentLength > limit {
-		return nil, errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: %d bytes, over the %d-byte limit", c.Request().ContentLength, limit))
-	}
-	b, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, limit))
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return nil, errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: over the %d-byte limit", limit))
-	}
-	if err != nil {
-		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("body: %v", err))
-	}
-	return b, nil
-}
-
 // decode reads a JSON body of at most [MaxBody] bytes into v (unknown
 // fields and wrong types are invalid arguments naming the field).
 func decode(c echo.Context, v any) error {
-	b, err := readBody(c, MaxBody)
+	b, err := httpserve.ReadBody(c, MaxBody)
 	if err != nil {
 		return err
 	}
-	return wire.DecodeJSON(bytes.NewReader(b), v)
+	return api.DecodeJSON(bytes.NewReader(b), v)
 }
 
 // unavailable classifies an X failure: the server went away.

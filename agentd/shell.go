@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/labstack/echo/v4"
 )
 
@@ -135,8 +135,8 @@ func (ss *shells) closeAll() {
 	}
 }
 
-func (sh *shell) state() wire.Shell {
-	st := wire.Shell{ID: sh.id, Dir: sh.dir, Command: sh.command, ExitCode: sh.exit}
+func (sh *shell) state() api.Shell {
+	st := api.Shell{ID: sh.id, Dir: sh.dir, Command: sh.command, ExitCode: sh.exit}
 	if out := sh.out.Load(); out != nil {
 		st.Output = out.String()
 	}
@@ -161,7 +161,7 @@ func waitDuration(ms int) (time.Duration, error) {
 }
 
 func (s *Server) shellExec(c echo.Context) error {
-	var req wire.ShellExecRequest
+	var req api.ShellExecRequest
 	if err := decode(c, &req); err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (s *Server) shellExec(c echo.Context) error {
 
 // startShellCommand starts req.Command in sh, whose lock the caller
 // holds, and returns the channel closed when it has finished.
-func (s *Server) startShellCommand(sh *shell, req wire.ShellExecRequest) (chan struct{}, error) {
+func (s *Server) startShellCommand(sh *shell, req api.ShellExecRequest) (chan struct{}, error) {
 	dir := sh.dir
 	if req.Dir != "" {
 		dir = req.Dir
@@ -377,7 +377,7 @@ func (s *Server) shellView(c echo.Context) error {
 }
 
 func (s *Server) shellWait(c echo.Context) error {
-	var req wire.ShellWaitRequest
+	var req api.ShellWaitRequest
 	if err := decode(c, &req); err != nil {
 		return err
 	}
@@ -396,7 +396,7 @@ func (s *Server) shellWait(c echo.Context) error {
 }
 
 func (s *Server) shellWrite(c echo.Context) error {
-	var req wire.ShellWriteRequest
+	var req api.ShellWriteRequest
 	if err := decode(c, &req); err != nil {
 		return err
 	}

@@ -1,142 +1,189 @@
 package api
 
 import (
-	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/labstack/echo/v4"
 )
 
-// Error codes the server answers besides those of package wire.
-const codeMethodNotAllowed = "method_not_allowed"
-
-// panicError is a panic recovered in a handler; it has no errdefs class,
-// so it is answered as 500.
-type panicError struct{ v error }
-
-func (p panicError) Error() string { return "panic: " + p.v.Error() }
-
-func (s *server) logPanic(c echo.Context, err error, stack []byte) error {
-	s.log.ErrorContext(c.Request().Context(), "handler panicked",
-		"method", c.Request().Method, "path", c.Path(), "err", err, "stack", string(stack))
-	return panicError{err}
+// Error is the body of every error answer: {"error":{"code","message"}}.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
-// errorHandler is the one place errors become answers: echo's own
-// (routing, 404, 405) by their status, the rest by their errdefs class
-// through [wire.ErrorOf]. An internal error (500) is answered with an id
-// instead of its text, which goes to the log under that id; the other
-// 5xx (unavailable, timeout, not implemented) carry their own
-// classified messages and are logged as warnings.
-func (s *server) errorHandler(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	req := c.Request()
-	var status int
-	var body wire.ErrorBody
-	var he *echo.HTTPError
-	switch {
-	case errors.As(err, &he):
-		status = he.Code
-		body.Error.Code, body.Error.Message = echoError(he, req, c.Response().Header().Get(echo.HeaderAllow))
-	default:
-		status, body = wire.ErrorOf(err, "internal error")
-	}
-	switch {
-	case body.Error.Code == wire.CodeInternal:
-		id := errorID()
-		s.log.ErrorContext(req.Context(), "request failed",
-			"error_id", id, "method", req.Method, "path", c.Path(), "status", status, "err", err)
-		body.Error.Message = fmt.Sprintf("internal error (id %s)", id)
-	case status >= 500:
-		s.log.WarnContext(req.Context(), "request failed",
-			"method", req.Method, "path", c.Path(), "status", status, "err", err)
-	}
-	if req.Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
-	}
-	_ = c.JSON(status, body)
+// ErrorBody wraps an Error as the contract's error envelope.
+type ErrorBody struct {
+	Error Error `json:"error"`
 }
 
-// echoError gives the code and message of an error echo raised itself.
-func echoError(he *echo.HTTPError, req *http.Request, allow string) (code, msg string) {
-	switch he.Code {
-	case http.StatusNotFound:
-		return wire.CodeNotFound, fmt.Sprintf("no route %s %s", req.Method, req.URL.Path)
-	case http.StatusMethodNotAllowed:
-		msg := fmt.Sprintf("method %s not allowed on %s", req.Method, req.URL.Path)
-		if allow != "" {
-			msg += " (allowed: " + strings.ReplaceAll(allow, ",", ", ") + ")"
-		}
-		return codeMethodNotAllowed, msg
-	case http.StatusRequestEntityTooLarge:
-		return wire.CodeTooLarge, fmt.Sprint(he.Message)
-	case http.StatusUnauthorized:
-		return wire.CodeUnauthorized, fmt.Sprint(he.Message)
+// Error codes, one per class of [errdefs] the contract uses.
+const (
+	CodeInvalidArgument    = "invalid_argument"    // 400
+	CodeUnauthorized       = "unauthorized"        // 401
+	CodePermissionDenied   = "permission_denied"   // 403
+	CodeNotFound           = "not_found"           // 404
+	CodeConflict           = "conflict"            // 409
+	CodeTooLarge           = "too_large"           // 413
+	CodeFailedPrecondition = "failed_precondition" // 422: a valid request the desktop refused
+	CodeUnavailable        = "unavailable"         // 503
+	CodeDeadlineExceeded   = "deadline_exceeded"   // 504
+	CodeCanceled           = "canceled"            // 499
+	CodeInternal           = "internal"            // 500
+	CodeNotImplemented     = "not_implemented"     // 501
+)
+
+// Classify maps an error to the HTTP status and code of the contract by its
+// errdefs class. Unclassified errors are internal (500).
+func Classify(err error) (status int, code string) {
+	switch {
+	case err == nil:
+		return http.StatusOK, ""
+	case errdefs.IsInvalidArgument(err):
+		return http.StatusBadRequest, CodeInvalidArgument
+	case errdefs.IsUnauthorized(err):
+		return http.StatusUnauthorized, CodeUnauthorized
+	case errdefs.IsPermissionDenied(err):
+		return http.StatusForbidden, CodePermissionDenied
+	case errdefs.IsNotFound(err):
+		return http.StatusNotFound, CodeNotFound
+	case errdefs.IsConflict(err), errdefs.IsAlreadyExists(err):
+		return http.StatusConflict, CodeConflict
+	case errdefs.IsOutOfRange(err), errdefs.IsResourceExhausted(err):
+		return http.StatusRequestEntityTooLarge, CodeTooLarge
+	case errdefs.IsFailedPrecondition(err):
+		return http.StatusUnprocessableEntity, CodeFailedPrecondition
+	case errdefs.IsUnavailable(err):
+		return http.StatusServiceUnavailable, CodeUnavailable
+	case errdefs.IsDeadlineExceeded(err), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout, CodeDeadlineExceeded
+	case errdefs.IsCanceled(err), errors.Is(err, context.Canceled):
+		return 499, CodeCanceled
+	case errdefs.IsNotImplemented(err):
+		return http.StatusNotImplemented, CodeNotImplemented
 	}
-	_, code = wire.Classify(statusClass(he.Code))
-	return code, fmt.Sprint(he.Message)
+	return http.StatusInternalServerError, CodeInternal
 }
 
-// statusClass is the errdefs class of an HTTP status.
-func statusClass(status int) error {
+// classes maps codes back to errdefs classes, for clients.
+var classes = map[string]error{
+	CodeInvalidArgument:    errdefs.ErrInvalidArgument,
+	CodeUnauthorized:       errdefs.ErrUnauthenticated,
+	CodePermissionDenied:   errdefs.ErrPermissionDenied,
+	CodeNotFound:           errdefs.ErrNotFound,
+	CodeConflict:           errdefs.ErrConflict,
+	CodeTooLarge:           errdefs.ErrOutOfRange,
+	CodeFailedPrecondition: errdefs.ErrFailedPrecondition,
+	CodeUnavailable:        errdefs.ErrUnavailable,
+	CodeDeadlineExceeded:   context.DeadlineExceeded,
+	CodeCanceled:           context.Canceled,
+	CodeInternal:           errdefs.ErrInternal,
+	CodeNotImplemented:     errdefs.ErrNotImplemented,
+}
+
+// RemoteError is an error answer received from a deskrun or agentd server.
+// It unwraps to the errdefs class of its code, so errdefs.IsNotFound and
+// friends work on it, and [Classify] gives back the same status.
+type RemoteError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *RemoteError) Error() string { return e.Message }
+
+// Unwrap returns the errdefs class of the code.
+func (e *RemoteError) Unwrap() error {
+	if c, ok := classes[e.Code]; ok {
+		return c
+	}
 	switch {
-	case status == http.StatusBadRequest:
+	case e.Status == http.StatusBadRequest:
 		return errdefs.ErrInvalidArgument
-	case status == http.StatusForbidden:
-		return errdefs.ErrPermissionDenied
-	case status == http.StatusConflict:
-		return errdefs.ErrConflict
-	case status == http.StatusServiceUnavailable:
+	case e.Status == http.StatusNotFound:
+		return errdefs.ErrNotFound
+	case e.Status == http.StatusUnauthorized:
+		return errdefs.ErrUnauthenticated
+	case e.Status >= 500:
 		return errdefs.ErrUnavailable
 	}
-	return errdefs.ErrInternal
+	return errdefs.ErrUnknown
+}
+
+// ErrorFromResponse builds the error for a non-2xx answer from its status
+// and body. A body that is not the contract's envelope still yields an
+// error carrying the status.
+func ErrorFromResponse(status int, body []byte) error {
+	var eb ErrorBody
+	if err := json.Unmarshal(body, &eb); err == nil && eb.Error.Code != "" {
+		return &RemoteError{Status: status, Code: eb.Error.Code, Message: eb.Error.Message}
+	}
+	msg := string(body)
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	return &RemoteError{Status: status, Message: fmt.Sprintf("status %d: %s", status, msg)}
+}
+
+// ErrorOf builds the wire form of err as a server answers it. Errors of
+// status 500 and above get the public message given, never err's text.
+func ErrorOf(err error, internalMessage string) (int, ErrorBody) {
+	status, code := Classify(err)
+	msg := err.Error()
+	if status >= 500 && code != CodeUnavailable && code != CodeDeadlineExceeded && code != CodeNotImplemented {
+		msg = internalMessage
+	}
+	return status, ErrorBody{Error: Error{Code: code, Message: msg}}
+}
+
+// Answer is what a server answers for an error: the status and body of
+// [ErrorOf], except that an internal error (500) is hidden behind an id
+// (its message becomes "internal error (id …)") so its text, which may
+// name hosts, paths or containers, only reaches the log. REST servers
+// (deskrun's and agentd's) and MCP answer errors through it.
+type Answer struct {
+	Status int
+	Body   ErrorBody
+	// ID names an internal error in the answer and in the log; "" for
+	// any other error.
+	ID string
+}
+
+// AnswerOf builds the answer to err; see [Answer].
+func AnswerOf(err error) Answer {
+	status, body := ErrorOf(err, "internal error")
+	a := Answer{Status: status, Body: body}
+	if body.Error.Code == CodeInternal {
+		a.ID = errorID()
+		a.Body.Error.Message = fmt.Sprintf("internal error (id %s)", a.ID)
+	}
+	return a
+}
+
+// Log writes the line an answer deserves: an internal error at Error
+// level with its id and err's text, other 5xx (unavailable, timeout, not
+// implemented) at Warn; nothing for the rest. attrs are added to it.
+func (a Answer) Log(ctx context.Context, log *slog.Logger, err error, attrs ...any) {
+	switch {
+	case a.ID != "":
+		log.ErrorContext(ctx, "request failed", append([]any{"error_id", a.ID, "status", a.Status, "err", err}, attrs...)...)
+	case a.Status >= 500:
+		log.WarnContext(ctx, "request failed", append([]any{"status", a.Status, "err", err}, attrs...)...)
+	}
 }
 
 func errorID() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// readBody reads the request body, refusing more than limit bytes with
-// an error of class [errdefs.ErrOutOfRange] (413).
-func readBody(c echo.Context, limit int64) ([]byte, error) {
-	if c.Request().ContentLength > limit {
-		return nil, tooLarge(limit)
-	}
-	b, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, limit))
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return nil, tooLarge(limit)
-	}
-	if err != nil {
-		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("body: read: %v", err))
-	}
-	return b, nil
-}
-
-func tooLarge(limit int64) error {
-	return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: larger than the limit of %d bytes", limit))
-}
-
-// decode reads a JSON body into v: unknown fields, wrong types and
-// trailing data are errors of class [errdefs.ErrInvalidArgument] naming the
-// field; an oversized body is [errdefs.ErrOutOfRange].
-func (s *server) decode(c echo.Context, v any) error {
-	b, err := readBody(c, s.cfg.MaxBodyBytes)
-	if err != nil {
-		return err
-	}
-	return wire.DecodeJSON(bytes.NewReader(b), v)
 }

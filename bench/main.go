@@ -29,8 +29,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/deskrun/deskrun/agentd"
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/x11"
 )
 
@@ -49,6 +49,9 @@ type options struct {
 	shots      int
 	moves      int
 	trials     int
+	a11yReads  int
+	a11ySoak   time.Duration
+	parts      string
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -60,6 +63,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.shots, "shots", 60, "screenshots per tool")
 	fs.IntVar(&o.moves, "moves", 200, "pointer moves per tool (xdotool gets a quarter)")
 	fs.IntVar(&o.trials, "trials", 50, "typing trials per tool")
+	fs.IntVar(&o.a11yReads, "a11y-reads", 20, "accessibility tree reads per application")
+	fs.DurationVar(&o.a11ySoak, "a11y-soak", time.Minute, "how long 16 concurrent tree readers run")
+	fs.StringVar(&o.parts, "parts", "screenshots,moves,typing,a11y", "benchmarks to run")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,14 +86,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	var t table
-	if err := benchScreenshots(ctx, d, o, &t); err != nil {
-		return err
-	}
-	if err := benchMoves(ctx, d, o, &t); err != nil {
-		return err
-	}
-	if err := benchTyping(ctx, d, o, &t); err != nil {
-		return err
+	for _, p := range []struct {
+		name string
+		f    func(context.Context, *desktop, options, *table) error
+	}{{"screenshots", benchScreenshots}, {"moves", benchMoves}, {"typing", benchTyping}, {"a11y", benchA11y}} {
+		if !slices.Contains(strings.Split(o.parts, ","), p.name) {
+			continue
+		}
+		if err := p.f(ctx, d, o, &t); err != nil {
+			return err
+		}
 	}
 	t.print(stdout)
 	return nil
@@ -98,7 +106,7 @@ type desktop struct {
 	cmd     *exec.Cmd
 	url     string
 	display string
-	client  *agentd.Client
+	client  *agentdclient.Client
 	x       *x11.Conn
 	procs   []*exec.Cmd
 	tmp     string
@@ -133,10 +141,10 @@ func startDesktop(ctx context.Context, agentdPath string) (*desktop, error) {
 	}
 	go io.Copy(io.Discard, out)
 	d.url, d.display = "http://"+ready.Addr, ready.Display
-	d.client = agentd.NewClient(d.url, "bench", nil)
+	d.client = agentdclient.NewClient(d.url, "bench", nil)
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	if err := agentd.WaitHealthy(wctx, d.url, nil); err != nil {
+	if err := agentdclient.WaitHealthy(wctx, d.url, nil, 0); err != nil {
 		d.stop()
 		return nil, err
 	}
@@ -271,7 +279,7 @@ func benchScreenshots(ctx context.Context, d *desktop, o options, t *table) erro
 	out := filepath.Join(d.tmp, "shot.png")
 	var size int
 	ours, err := timeIt(o.shots, func() error {
-		s, err := d.client.Screenshot(ctx, wire.ScreenshotOptions{})
+		s, err := d.client.Screenshot(ctx, api.ScreenshotOptions{})
 		size = len(s.Data)
 		return err
 	})
@@ -314,7 +322,7 @@ func benchMoves(ctx context.Context, d *desktop, o options, t *table) error {
 	next := func() (int, int) { i++; return 100 + i%900, 100 + (i*7)%600 }
 	ours, err := timeIt(o.moves, func() error {
 		x, y := next()
-		_, err := d.client.Input(ctx, []wire.Action{{Type: wire.ActionMove, X: wire.Int(x), Y: wire.Int(y)}})
+		_, err := d.client.Input(ctx, []api.Action{{Type: api.ActionMove, X: api.Int(x), Y: api.Int(y)}})
 		return err
 	})
 	if err != nil {
@@ -430,7 +438,7 @@ func benchTyping(ctx context.Context, d *desktop, o options, t *table) error {
 		return ok, dur, nil
 	}
 	oursOK, oursDur, err := trial(func(s string) error {
-		_, err := d.client.Input(ctx, []wire.Action{{Type: wire.ActionType, Text: s + "\n"}})
+		_, err := d.client.Input(ctx, []api.Action{{Type: api.ActionType, Text: s + "\n"}})
 		return err
 	})
 	if err != nil {

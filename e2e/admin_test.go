@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
@@ -25,7 +25,7 @@ func TestTaskSudoSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close(t.Context()) })
-	s, err := m.Create(t.Context(), wire.CreateSessionRequest{Image: minimalImage})
+	s, err := m.Create(t.Context(), api.CreateSessionRequest{Image: minimalImage})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestTaskSudoSetup(t *testing.T) {
 	}
 
 	// The agent's channel is the desktop user's, without sudo.
-	res, err := s.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"sh", "-c", "echo password | sudo -S true"}})
+	res, err := s.Exec(t.Context(), api.ExecRequest{Cmd: []string{"sh", "-c", "echo password | sudo -S true"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,14 +84,14 @@ func TestSessionSudo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close(t.Context()) })
-	s, err := m.Create(t.Context(), wire.CreateSessionRequest{Image: minimalImage, Sudo: true})
+	s, err := m.Create(t.Context(), api.CreateSessionRequest{Image: minimalImage, Sudo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !s.Info().Sudo {
 		t.Error("the session does not say it allows sudo")
 	}
-	res, err := s.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"sh", "-c", "echo password | sudo -S sh -c 'id -un; grep CapBnd /proc/self/status'"}})
+	res, err := s.Exec(t.Context(), api.ExecRequest{Cmd: []string{"sh", "-c", "echo password | sudo -S sh -c 'id -un; grep CapBnd /proc/self/status'"}})
 	if err != nil {
 		t.Fatal(err)
 	}

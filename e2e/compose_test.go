@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // composeCommand returns the compose CLI this machine has: the plugin
@@ -95,7 +95,7 @@ func TestCompose(t *testing.T) {
 		t.Errorf("create session without token: status %d, want 401", resp.StatusCode)
 	}
 
-	s := d.open(t, wire.Screen{Width: 800, Height: 600})
+	s := d.open(t, api.Screen{Width: 800, Height: 600})
 	img2, err := s.screenshot(t.Context())
 	if err != nil {
 		t.Fatalf("screenshot through the composed API: %v", err)
@@ -109,8 +109,8 @@ func TestCompose(t *testing.T) {
 
 	// A task run through the composed API: the shipped tasks are mounted
 	// at /tasks and the run's results land in the runs volume.
-	var r wire.Run
-	if err := d.call(t.Context(), http.MethodPost, "/v1/runs", wire.CreateRunRequest{
+	var r api.Run
+	if err := d.call(t.Context(), http.MethodPost, "/v1/runs", api.CreateRunRequest{
 		Tasks: "/tasks/files/files-copy-notes.json", Agent: "replay",
 	}, &r); err != nil {
 		t.Fatalf("start a run: %v", err)
@@ -119,12 +119,12 @@ func TestCompose(t *testing.T) {
 		if err := d.call(t.Context(), http.MethodGet, "/v1/runs/"+r.ID, nil, &r); err != nil {
 			return err
 		}
-		if r.Status == wire.RunRunning {
+		if r.Status == api.RunRunning {
 			return fmt.Errorf("%d of %d tasks done", r.Done, r.Total)
 		}
 		return nil
 	})
-	if r.Status != wire.RunFinished || r.Total != 1 || r.Passed != 1 {
+	if r.Status != api.RunFinished || r.Total != 1 || r.Passed != 1 {
 		t.Errorf("run: status %s, %d of %d passed (errors %d): %s", r.Status, r.Passed, r.Total, r.Errors, r.Error)
 	}
 	if left := sandboxesLabelled(t, cli, label); len(left) != 0 {

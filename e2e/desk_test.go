@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/moby/moby/client"
@@ -29,7 +29,7 @@ const labelTest = "dev.deskrun.e2e"
 // desk starts and ends sessions: directly on the provider (driving agentd)
 // or through the host API of a `deskrun serve`.
 type desk interface {
-	open(t *testing.T, screen wire.Screen) *session
+	open(t *testing.T, screen api.Screen) *session
 	close(t *testing.T, s *session) error
 }
 
@@ -66,7 +66,7 @@ type providerDesk struct {
 	label string
 }
 
-func (d *providerDesk) open(t *testing.T, screen wire.Screen) *session {
+func (d *providerDesk) open(t *testing.T, screen api.Screen) *session {
 	inst, err := d.p.Start(t.Context(), sandbox.Spec{Image: minimalImage, Screen: screen, Labels: map[string]string{labelTest: d.label}})
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
@@ -161,9 +161,9 @@ func (d *apiDesk) call(ctx context.Context, method, path string, in, out any) er
 	return nil
 }
 
-func (d *apiDesk) open(t *testing.T, screen wire.Screen) *session {
-	var sess wire.Session
-	err := d.call(t.Context(), http.MethodPost, "/v1/sessions", wire.CreateSessionRequest{
+func (d *apiDesk) open(t *testing.T, screen api.Screen) *session {
+	var sess api.Session
+	err := d.call(t.Context(), http.MethodPost, "/v1/sessions", api.CreateSessionRequest{
 		Provider: "docker", Image: minimalImage, Screen: screen, Labels: map[string]string{labelTest: d.label},
 	}, &sess)
 	if err != nil {

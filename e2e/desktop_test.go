@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/moby/moby/client"
@@ -25,15 +25,15 @@ import (
 func TestDesktopAgent(t *testing.T) {
 	cli := engine(t, minimalImage)
 	p, _ := newProvider(t, cli, docker.Config{})
-	inst := startSandbox(t, p, sandbox.Spec{Image: minimalImage, Screen: wire.Screen{Width: 1024, Height: 768}})
-	checkDesktop(t, cli, agentSession(inst), wire.Screen{Width: 1024, Height: 768})
+	inst := startSandbox(t, p, sandbox.Spec{Image: minimalImage, Screen: api.Screen{Width: 1024, Height: 768}})
+	checkDesktop(t, cli, agentSession(inst), api.Screen{Width: 1024, Height: 768})
 }
 
 // checkDesktop checks what a session does against programs inside the
 // sandbox that do not go through agentd: xsetroot paints, xdotool reads
 // the pointer, a terminal program records what it was typed, cat and ls
 // see files.
-func checkDesktop(t *testing.T, cli *client.Client, s *session, screen wire.Screen) {
+func checkDesktop(t *testing.T, cli *client.Client, s *session, screen api.Screen) {
 	t.Helper()
 	display := sessionDisplay(t, s)
 	x := func(cmd ...string) execResult { // an X client inside the sandbox, not through agentd
@@ -64,8 +64,8 @@ func checkDesktop(t *testing.T, cli *client.Client, s *session, screen wire.Scre
 	})
 
 	t.Run("pointer", func(t *testing.T) {
-		for _, pt := range []wire.Point{{X: 123, Y: 456}, {X: 0, Y: 0}, {X: screen.Width - 1, Y: screen.Height - 1}} {
-			if err := s.input(t.Context(), wire.Action{Type: wire.ActionMove, X: wire.Int(pt.X), Y: wire.Int(pt.Y)}); err != nil {
+		for _, pt := range []api.Point{{X: 123, Y: 456}, {X: 0, Y: 0}, {X: screen.Width - 1, Y: screen.Height - 1}} {
+			if err := s.input(t.Context(), api.Action{Type: api.ActionMove, X: api.Int(pt.X), Y: api.Int(pt.Y)}); err != nil {
 				t.Fatal(err)
 			}
 			r := x("xdotool", "getmouselocation", "--shell")
@@ -105,13 +105,13 @@ func checkDesktop(t *testing.T, cli *client.Client, s *session, screen wire.Scre
 		ww, _ := strconv.Atoi(geom["WIDTH"])
 		wh, _ := strconv.Atoi(geom["HEIGHT"])
 		// Focus the terminal the way an agent would: click into it.
-		if err := s.input(t.Context(), wire.Action{Type: wire.ActionClick, X: wire.Int(wx + ww/2), Y: wire.Int(wy + wh/2)}); err != nil {
+		if err := s.input(t.Context(), api.Action{Type: api.ActionClick, X: api.Int(wx + ww/2), Y: api.Int(wy + wh/2)}); err != nil {
 			t.Fatal(err)
 		}
 		text := `Grüße, naïve café — 你好，世界 Ωμέγα ¿¡ 𝄞 ~!@#$%^&*()_+{}|:"<>? 'quoted' \back`
 		if err := s.input(t.Context(),
-			wire.Action{Type: wire.ActionType, Text: text},
-			wire.Action{Type: wire.ActionKey, Keys: []string{"Return"}},
+			api.Action{Type: api.ActionType, Text: text},
+			api.Action{Type: api.ActionKey, Keys: []string{"Return"}},
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func shellVars(s string) map[string]string {
 func TestDesktopChromium(t *testing.T) {
 	cli := engine(t, desktopImage)
 	p, _ := newProvider(t, cli, docker.Config{})
-	inst := startSandbox(t, p, sandbox.Spec{Image: desktopImage, Screen: wire.Screen{Width: 1024, Height: 768}})
+	inst := startSandbox(t, p, sandbox.Spec{Image: desktopImage, Screen: api.Screen{Width: 1024, Height: 768}})
 	s := agentSession(inst)
 	ctx := t.Context()
 	page := `<!doctype html><title>deskrun page</title><body style="margin:0;background:#ff00aa"><h1>Quarterly numbers</h1></body>`
@@ -196,7 +196,7 @@ func TestDesktopChromium(t *testing.T) {
 		t.Fatalf("start chromium: %v %+v", err, res)
 	}
 	eventually(t, 60*time.Second, "chromium window titled after the page", func() error {
-		var ws wire.WindowList
+		var ws api.WindowList
 		if _, err := s.do(ctx, http.MethodGet, "/windows", nil, &ws); err != nil {
 			return err
 		}

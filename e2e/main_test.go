@@ -24,10 +24,20 @@ import (
 	"github.com/moby/moby/client"
 )
 
-const (
-	minimalImage = "deskrun/minimal:latest"
-	desktopImage = "deskrun/desktop:latest"
+// The sandbox images under test, named as images/build.sh names them
+// (DESKRUN_IMAGE_PREFIX, default "deskrun/").
+var (
+	minimalImage = imagePrefix() + "minimal:latest"
+	desktopImage = imagePrefix() + "desktop:latest"
+	osworldImage = imagePrefix() + "osworld:latest"
 )
+
+func imagePrefix() string {
+	if p := os.Getenv("DESKRUN_IMAGE_PREFIX"); p != "" {
+		return p
+	}
+	return "deskrun/"
+}
 
 func TestMain(m *testing.M) {
 	// The reaper image cannot be pulled without a registry; the tests

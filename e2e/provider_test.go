@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,7 +14,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/moby/moby/client"
@@ -77,6 +79,10 @@ func TestProviderLockdown(t *testing.T) {
 		{"bounding set is the admin channel's", []string{"sh", "-c", `grep -q '^CapBnd:[[:space:]]*00000000000000eb$' /proc/self/status`}, 0},
 		{"agentd has no capabilities", []string{"sh", "-c", `grep -q '^CapEff:[[:space:]]*0000000000000000$' /proc/$(pgrep -x agentd)/status && test "$(stat -c %U /proc/$(pgrep -x agentd))" = user`}, 0},
 		{"no new privileges", []string{"sh", "-c", `grep -q '^NoNewPrivs:[[:space:]]*1$' /proc/self/status`}, 0},
+		// agentd's token is in agentd alone: not in the environment of
+		// what runs on the desktop, not readable from agentd's /proc.
+		{"no token in agentd's environ", []string{"sh", "-c", `cat /proc/$(pgrep -x agentd)/environ | tr '\0' '\n' | grep -q AGENTD_TOKEN`}, -1},
+		{"agentd's environ is closed", []string{"sh", "-c", `cat /proc/$(pgrep -x agentd)/environ >/dev/null`}, -1},
 		{"sudo refused", []string{"sh", "-c", `echo password | sudo -S true`}, -1},
 		{"no docker socket", []string{"sh", "-c", `test -e /var/run/docker.sock || test -e /run/docker.sock`}, -1},
 		{"no DNS", []string{"timeout", "5", "getent", "hosts", "deb.debian.org"}, -1},
@@ -90,6 +96,13 @@ func TestProviderLockdown(t *testing.T) {
 				t.Errorf("%q: exit %d (stderr %q), want %d", tt.cmd, res.ExitCode, res.Stderr, tt.want)
 			}
 		})
+	}
+	// What the agent runs (through agentd) sees no token, and pyautogui
+	// still drives the desktop.
+	r, err := agentdclient.NewClient(inst.AgentURL, inst.Token, nil).Exec(t.Context(), api.ExecRequest{Cmd: []string{"sh", "-c",
+		`env; python3 -c "import pyautogui; pyautogui.moveTo(5, 6); print('at', tuple(pyautogui.position()))"`}})
+	if err != nil || strings.Contains(r.Stdout, "AGENTD_TOKEN") || strings.Contains(r.Stdout, inst.Token) || !strings.Contains(r.Stdout, "at (5, 6)") {
+		t.Errorf("agentd exec: %v\n%s\n%s", err, r.Stdout, r.Stderr)
 	}
 	if publicIP != "" {
 		res := dockerExec(t, cli, inst.ID, "", nil, "python3", "-c", dial, publicIP, "80")
@@ -208,7 +221,7 @@ func TestProviderAdminExec(t *testing.T) {
 	inst := startSandbox(t, p, sandbox.Spec{Image: minimalImage})
 	ctx := t.Context()
 
-	admin := func(t *testing.T, req wire.ExecRequest) wire.ExecResult {
+	admin := func(t *testing.T, req api.ExecRequest) api.ExecResult {
 		t.Helper()
 		res, err := p.AdminExec(ctx, inst.ID, req)
 		if err != nil {
@@ -217,13 +230,13 @@ func TestProviderAdminExec(t *testing.T) {
 		return res
 	}
 	t.Run("root with the admin capabilities", func(t *testing.T) {
-		res := admin(t, wire.ExecRequest{Cmd: []string{"sh", "-c", "id -u; grep CapEff /proc/self/status"}})
+		res := admin(t, api.ExecRequest{Cmd: []string{"sh", "-c", "id -u; grep CapEff /proc/self/status"}})
 		if res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "0\n") || !strings.Contains(res.Stdout, "00000000000000eb") {
 			t.Errorf("exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 		}
 	})
 	t.Run("system and user files", func(t *testing.T) {
-		res := admin(t, wire.ExecRequest{Cmd: []string{"sh", "-c",
+		res := admin(t, api.ExecRequest{Cmd: []string{"sh", "-c",
 			"echo secret > /etc/deskrun-secret && chmod 600 /etc/deskrun-secret && " +
 				"echo given > /home/user/Desktop/given.txt && chown user:user /home/user/Desktop/given.txt"}})
 		if res.ExitCode != 0 {
@@ -239,19 +252,19 @@ func TestProviderAdminExec(t *testing.T) {
 		}
 	})
 	t.Run("sudo with the client password", func(t *testing.T) {
-		res := admin(t, wire.ExecRequest{Cmd: []string{"sh", "-c", "echo password | sudo -S id -un"}})
+		res := admin(t, api.ExecRequest{Cmd: []string{"sh", "-c", "echo password | sudo -S id -un"}})
 		if res.ExitCode != 0 || res.Stdout != "root\n" {
 			t.Errorf("exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 		}
 	})
 	t.Run("stdin, env and dir", func(t *testing.T) {
-		res := admin(t, wire.ExecRequest{Cmd: []string{"sh", "-c", "pwd; echo $GREETING; cat"}, Stdin: "from stdin", Dir: "/etc", Env: map[string]string{"GREETING": "grüße"}})
+		res := admin(t, api.ExecRequest{Cmd: []string{"sh", "-c", "pwd; echo $GREETING; cat"}, Stdin: "from stdin", Dir: "/etc", Env: map[string]string{"GREETING": "grüße"}})
 		if res.ExitCode != 0 || res.Stdout != "/etc\ngrüße\nfrom stdin" {
 			t.Errorf("exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		res := admin(t, wire.ExecRequest{Cmd: []string{"sleep", "30"}, TimeoutMS: 500})
+		res := admin(t, api.ExecRequest{Cmd: []string{"sleep", "30"}, TimeoutMS: 500})
 		if !res.TimedOut || res.DurationMS > 5000 {
 			t.Errorf("sleep 30 with a 500ms timeout: %+v", res)
 		}
@@ -260,15 +273,83 @@ func TestProviderAdminExec(t *testing.T) {
 		}
 	})
 	t.Run("unknown sandbox", func(t *testing.T) {
-		_, err := p.AdminExec(ctx, "0123456789ab", wire.ExecRequest{Cmd: []string{"true"}})
+		_, err := p.AdminExec(ctx, "0123456789ab", api.ExecRequest{Cmd: []string{"true"}})
 		if !errdefs.IsNotFound(err) {
 			t.Errorf("AdminExec on an unknown sandbox: %v, want not found", err)
 		}
 	})
 	t.Run("no program", func(t *testing.T) {
-		_, err := p.AdminExec(ctx, inst.ID, wire.ExecRequest{})
+		_, err := p.AdminExec(ctx, inst.ID, api.ExecRequest{})
 		if !errdefs.IsInvalidArgument(err) {
 			t.Errorf("AdminExec without cmd: %v, want invalid argument", err)
 		}
 	})
+}
+
+// TestProviderDiskBound: what a sandbox writes to /tmp is bounded and
+// never reaches the host's disk.
+func TestProviderDiskBound(t *testing.T) {
+	cli := engine(t, minimalImage)
+	p, _ := newProvider(t, cli, docker.Config{DiskBytes: 64 << 20})
+	inst := startSandbox(t, p, sandbox.Spec{Image: minimalImage})
+	res := dockerExec(t, cli, inst.ID, "user", nil, "sh", "-c", `df -k /tmp | tail -1; dd if=/dev/zero of=/tmp/fill bs=1M count=100 2>&1; ls -l /tmp/fill`)
+	if !strings.Contains(res.Stdout, "No space left") {
+		t.Errorf("writing 100 MiB into a 64 MiB /tmp did not fail for want of space:\n%s%s", res.Stdout, res.Stderr)
+	}
+	if !strings.Contains(res.Stdout, "tmpfs") || !strings.Contains(res.Stdout, "65536") {
+		t.Errorf("/tmp is not a 64 MiB tmpfs:\n%s", res.Stdout)
+	}
+	// The sandbox still answers.
+	if r := dockerExec(t, cli, inst.ID, "user", nil, "true"); r.ExitCode != 0 {
+		t.Errorf("after filling /tmp: exit %d %s", r.ExitCode, r.Stderr)
+	}
+}
+
+// TestProviderHostClosed: a service of the host listening on all
+// interfaces is out of reach of a sandbox (through its bridge's gateway
+// address and the host's other addresses), while the runner still
+// reaches agentd.
+func TestProviderHostClosed(t *testing.T) {
+	cli := engine(t, minimalImage)
+	l, err := net.Listen("tcp", "0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	p, _ := newProvider(t, cli, docker.Config{})
+	for _, egress := range []bool{false, true} {
+		inst := startSandbox(t, p, sandbox.Spec{Image: minimalImage, Network: egress})
+		if _, err := agentdclient.NewClient(inst.AgentURL, inst.Token, nil).Health(t.Context()); err != nil {
+			t.Fatalf("runner to agentd: %v", err)
+		}
+		gw := dockerExec(t, cli, inst.ID, "user", nil, "sh", "-c", `ip route 2>/dev/null | awk '/default/ {print $3}'; awk '$2 == "00000000" {print $3}' /proc/net/route`)
+		targets := strings.Fields(gw.Stdout)
+		if addrs, err := net.InterfaceAddrs(); err == nil {
+			for _, a := range addrs {
+				if ipn, ok := a.(*net.IPNet); ok && ipn.IP.To4() != nil && !ipn.IP.IsLoopback() {
+					targets = append(targets, ipn.IP.String())
+				}
+			}
+		}
+		for _, ip := range targets {
+			if len(ip) == 8 { // /proc/net/route's hex, little-endian
+				var b [4]byte
+				fmt.Sscanf(ip, "%02x%02x%02x%02x", &b[3], &b[2], &b[1], &b[0])
+				ip = net.IP(b[:]).String()
+			}
+			if res := dockerExec(t, cli, inst.ID, "user", nil, "python3", "-c", dial, ip, port); res.ExitCode == 0 {
+				t.Errorf("sandbox (egress %v) reached the host's service at %s:%s", egress, ip, port)
+			}
+		}
+	}
 }

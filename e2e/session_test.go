@@ -14,7 +14,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
@@ -89,9 +89,9 @@ func (s *session) screenshot(ctx context.Context) (image.Image, error) {
 	return img, nil
 }
 
-func (s *session) input(ctx context.Context, actions ...wire.Action) error {
-	b, _ := json.Marshal(wire.InputRequest{Actions: actions})
-	var res wire.InputResult
+func (s *session) input(ctx context.Context, actions ...api.Action) error {
+	b, _ := json.Marshal(api.InputRequest{Actions: actions})
+	var res api.InputResult
 	if _, err := s.do(ctx, http.MethodPost, "/input", bytes.NewReader(b), &res); err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
@@ -101,15 +101,15 @@ func (s *session) input(ctx context.Context, actions ...wire.Action) error {
 	return nil
 }
 
-func (s *session) cursor(ctx context.Context) (wire.Point, error) {
-	var p wire.Point
+func (s *session) cursor(ctx context.Context) (api.Point, error) {
+	var p api.Point
 	_, err := s.do(ctx, http.MethodGet, "/cursor", nil, &p)
 	return p, err
 }
 
-func (s *session) exec(ctx context.Context, cmd ...string) (wire.ExecResult, error) {
-	b, _ := json.Marshal(wire.ExecRequest{Cmd: cmd})
-	var res wire.ExecResult
+func (s *session) exec(ctx context.Context, cmd ...string) (api.ExecResult, error) {
+	b, _ := json.Marshal(api.ExecRequest{Cmd: cmd})
+	var res api.ExecResult
 	_, err := s.do(ctx, http.MethodPost, "/exec", bytes.NewReader(b), &res)
 	return res, err
 }

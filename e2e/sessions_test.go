@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -24,7 +24,7 @@ func TestSessions(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Run("desktop", func(t *testing.T) {
 				d, _ := newDesk(t)
-				screen := wire.Screen{Width: 1024, Height: 768}
+				screen := api.Screen{Width: 1024, Height: 768}
 				s := d.open(t, screen)
 				t.Cleanup(func() { d.close(t, s) })
 				checkDesktop(t, cli, s, screen)
@@ -38,7 +38,7 @@ func TestSessions(t *testing.T) {
 func testTenSessions(t *testing.T, cli clientT, newDesk func(*testing.T) (desk, string)) {
 	const n = 10
 	d, label := newDesk(t)
-	screen := wire.Screen{Width: 800, Height: 600}
+	screen := api.Screen{Width: 800, Height: 600}
 	sessions := make([]*session, n)
 	var mu sync.Mutex
 	t.Cleanup(func() {
@@ -75,8 +75,8 @@ func testTenSessions(t *testing.T, cli clientT, newDesk func(*testing.T) (desk, 
 			if err := s.writeFile(ctx, path, []byte(fmt.Sprint(i))); err != nil {
 				return fmt.Errorf("session %d: write: %w", i, err)
 			}
-			pt := wire.Point{X: 10 + 50*i, Y: 20 + 40*i}
-			if err := s.input(ctx, wire.Action{Type: wire.ActionMove, X: wire.Int(pt.X), Y: wire.Int(pt.Y)}); err != nil {
+			pt := api.Point{X: 10 + 50*i, Y: 20 + 40*i}
+			if err := s.input(ctx, api.Action{Type: api.ActionMove, X: api.Int(pt.X), Y: api.Int(pt.Y)}); err != nil {
 				return fmt.Errorf("session %d: %w", i, err)
 			}
 			if c, err := s.cursor(ctx); err != nil || c != pt {
@@ -117,7 +117,7 @@ func testTenSessions(t *testing.T, cli clientT, newDesk func(*testing.T) (desk, 
 
 func testFaults(t *testing.T, cli clientT, newDesk func(*testing.T) (desk, string)) {
 	d, label := newDesk(t)
-	screen := wire.Screen{Width: 800, Height: 600}
+	screen := api.Screen{Width: 800, Height: 600}
 	var sessions []*session
 	for range 3 {
 		s := d.open(t, screen)
@@ -162,7 +162,7 @@ func testFaults(t *testing.T, cli clientT, newDesk func(*testing.T) (desk, strin
 	if _, err := healthy.screenshot(t.Context()); err != nil {
 		t.Errorf("healthy session: %v", err)
 	}
-	if err := healthy.input(t.Context(), wire.Action{Type: wire.ActionMove, X: wire.Int(7), Y: wire.Int(9)}); err != nil {
+	if err := healthy.input(t.Context(), api.Action{Type: api.ActionMove, X: api.Int(7), Y: api.Int(9)}); err != nil {
 		t.Errorf("healthy session: %v", err)
 	}
 	if ad, ok := d.(*apiDesk); ok {

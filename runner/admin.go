@@ -5,12 +5,9 @@ import (
 	"maps"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/task"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 )
-
-var _ task.AdminExecer = (*Session)(nil)
 
 // AdminExec runs r as root in the session's sandbox through its
 // provider's admin channel ([sandbox.AdminExecer]), for task setup and
@@ -19,9 +16,9 @@ var _ task.AdminExecer = (*Session)(nil)
 // sandboxes, whose processes are the host user's) answer an error for
 // which errdefs.IsNotImplemented holds; task setup then runs the command
 // as the desktop user.
-func (s *Session) AdminExec(ctx context.Context, r wire.ExecRequest) (wire.ExecResult, error) {
+func (s *Session) AdminExec(ctx context.Context, r api.ExecRequest) (api.ExecResult, error) {
 	if err := s.live(); err != nil {
-		return wire.ExecResult{}, err
+		return api.ExecResult{}, err
 	}
 	if _, ok := s.prov.(sandbox.AdminExecer); !ok {
 		// Spare the display lookup below.

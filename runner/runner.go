@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/agentd"
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner/dialect"
 	"github.com/deskrun/deskrun/sandbox"
 )
@@ -47,8 +47,21 @@ type Config struct {
 	// call on the session, and the screenshots those lines reference
 	// under <session>/. Empty means no trajectories.
 	TrajectoryDir string
+	// TrajectoryLimit bounds the bytes one session's trajectory takes
+	// (its lines and screenshots); past it the trajectory ends with a
+	// line saying so. Zero means 256 MiB, negative no bound.
+	TrajectoryLimit int64
+	// CallTimeout bounds each call to a sandbox (exec and shell waits get
+	// their own wait and half a minute more): past it the call answers a
+	// deadline error naming it. Zero means a minute.
+	CallTimeout time.Duration
+	// HealthInterval is how often every session's sandbox is asked
+	// whether it answers; one that misses two checks in a row is marked
+	// unreachable (its calls answer 503 at once) until it answers again.
+	// Zero means 2 seconds, negative no watching.
+	HealthInterval time.Duration
 	// HTTPClient talks to the sandboxes' agentd. Nil means
-	// agentd.DefaultHTTPClient.
+	// agentdclient.DefaultHTTPClient.
 	HTTPClient *http.Client
 	// Logger receives one line per session created and ended. Nil
 	// discards them.
@@ -79,6 +92,9 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+
+	stopWatch chan struct{} // closed by Close; ends watch
+	watchDone chan struct{}
 }
 
 // NewManager returns a Manager over cfg's providers. It fails when no
@@ -112,11 +128,83 @@ func NewManager(cfg Config) (*Manager, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.TrajectoryDir != "" {
-		if err := os.MkdirAll(cfg.TrajectoryDir, 0o755); err != nil {
+		if err := os.MkdirAll(cfg.TrajectoryDir, 0o700); err != nil {
 			return nil, fmt.Errorf("runner: make trajectory directory: %w", err)
 		}
 	}
-	return &Manager{cfg: cfg, log: cfg.Logger, sessions: map[string]*Session{}}, nil
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = time.Minute
+	}
+	if cfg.HealthInterval == 0 {
+		cfg.HealthInterval = 2 * time.Second
+	}
+	m := &Manager{cfg: cfg, log: cfg.Logger, sessions: map[string]*Session{}, stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	if cfg.HealthInterval > 0 {
+		go m.watch()
+	} else {
+		close(m.watchDone)
+	}
+	return m, nil
+}
+
+// watch asks every session's agentd for its health each
+// HealthInterval, a check at a time per session, and marks the sessions
+// whose sandbox misses two checks in a row unreachable (and reachable
+// again when it answers).
+func (m *Manager) watch() {
+	defer close(m.watchDone)
+	t := time.NewTicker(m.cfg.HealthInterval)
+	defer t.Stop()
+	misses := map[*Session]int{}
+	for {
+		select {
+		case <-m.stopWatch:
+			return
+		case <-t.C:
+		}
+		m.mu.Lock()
+		all := slices.Collect(maps.Values(m.sessions))
+		m.mu.Unlock()
+		type check struct {
+			s   *Session
+			err error
+		}
+		results := make(chan check, len(all))
+		for _, s := range all {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), m.cfg.HealthInterval)
+				defer cancel()
+				_, err := s.client.Health(ctx)
+				results <- check{s, err}
+			}()
+		}
+		seen := map[*Session]bool{}
+		for range all {
+			c := <-results
+			seen[c.s] = true
+			if c.s.ended.Load() {
+				continue
+			}
+			if c.err == nil {
+				if c.s.unreachable.Swap(nil) != nil {
+					c.s.log.Info("sandbox answers again")
+				}
+				misses[c.s] = 0
+				continue
+			}
+			misses[c.s]++
+			if misses[c.s] == 2 {
+				why := fmt.Sprintf("no answer to health checks since %s: %v", time.Now().UTC().Add(-m.cfg.HealthInterval).Format(time.RFC3339), c.err)
+				c.s.unreachable.Store(&why)
+				c.s.log.Warn("sandbox unreachable", "err", c.err)
+			}
+		}
+		for s := range misses {
+			if !seen[s] {
+				delete(misses, s)
+			}
+		}
+	}
 }
 
 // Providers lists the configured provider names, sorted.
@@ -129,39 +217,39 @@ func invalid(format string, args ...any) error {
 // validate checks req and returns the provider name, screen and dialect
 // it asks for, defaults applied. Errors are errdefs.ErrInvalidArgument
 // naming the field.
-func (m *Manager) validate(req wire.CreateSessionRequest) (string, wire.Screen, string, error) {
+func (m *Manager) validate(req api.CreateSessionRequest) (string, api.Screen, string, error) {
 	prov := req.Provider
 	if prov == "" {
 		prov = m.cfg.DefaultProvider
 	}
 	if _, ok := m.cfg.Providers[prov]; !ok {
-		return "", wire.Screen{}, "", invalid("provider: unknown provider %q (this server has %s)", req.Provider, strings.Join(m.Providers(), ", "))
+		return "", api.Screen{}, "", invalid("provider: unknown provider %q (this server has %s)", req.Provider, strings.Join(m.Providers(), ", "))
 	}
 	scr := req.Screen
-	if scr == (wire.Screen{}) {
+	if scr == (api.Screen{}) {
 		scr = sandbox.DefaultScreen
 	}
 	if scr.Width < minScreenWidth || scr.Width > maxScreenWidth {
-		return "", wire.Screen{}, "", invalid("screen.width: %d out of range %d..%d", scr.Width, minScreenWidth, maxScreenWidth)
+		return "", api.Screen{}, "", invalid("screen.width: %d out of range %d..%d", scr.Width, minScreenWidth, maxScreenWidth)
 	}
 	if scr.Height < minScreenHeight || scr.Height > maxScreenHeight {
-		return "", wire.Screen{}, "", invalid("screen.height: %d out of range %d..%d", scr.Height, minScreenHeight, maxScreenHeight)
+		return "", api.Screen{}, "", invalid("screen.height: %d out of range %d..%d", scr.Height, minScreenHeight, maxScreenHeight)
 	}
 	dn := req.Dialect
 	if dn == "" {
 		dn = m.cfg.DefaultDialect
 	}
 	if _, ok := dialect.ByName(dn); !ok {
-		return "", wire.Screen{}, "", invalid("dialect: unknown dialect %q (want one of %s)", req.Dialect, strings.Join(dialect.Names(), ", "))
+		return "", api.Screen{}, "", invalid("dialect: unknown dialect %q (want one of %s)", req.Dialect, strings.Join(dialect.Names(), ", "))
 	}
 	for k := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return "", wire.Screen{}, "", invalid("env: bad variable name %q", k)
+			return "", api.Screen{}, "", invalid("env: bad variable name %q", k)
 		}
 	}
 	for k := range req.Labels {
 		if k == "" || k == sandbox.LabelSession {
-			return "", wire.Screen{}, "", invalid("labels: reserved or empty label %q", k)
+			return "", api.Screen{}, "", invalid("labels: reserved or empty label %q", k)
 		}
 	}
 	return prov, scr, dn, nil
@@ -170,7 +258,7 @@ func (m *Manager) validate(req wire.CreateSessionRequest) (string, wire.Screen, 
 // Validate checks a session request as [Manager.Create] would, without
 // starting anything: a bad field is errdefs.ErrInvalidArgument naming it
 // ("screen.width: ...").
-func (m *Manager) Validate(req wire.CreateSessionRequest) error {
+func (m *Manager) Validate(req api.CreateSessionRequest) error {
 	_, _, _, err := m.validate(req)
 	return err
 }
@@ -180,7 +268,7 @@ func (m *Manager) Validate(req wire.CreateSessionRequest) error {
 // field ("screen.width: ..."); a provider that cannot start a sandbox,
 // or a closed Manager, is errdefs.ErrUnavailable; a cancelled ctx gives
 // its error. On error no sandbox is left running.
-func (m *Manager) Create(ctx context.Context, req wire.CreateSessionRequest) (_ *Session, err error) {
+func (m *Manager) Create(ctx context.Context, req api.CreateSessionRequest) (_ *Session, err error) {
 	prov, scr, dn, err := m.validate(req)
 	if err != nil {
 		return nil, err
@@ -200,16 +288,16 @@ func (m *Manager) Create(ctx context.Context, req wire.CreateSessionRequest) (_ 
 	}
 	labels[sandbox.LabelSession] = id
 	start := time.Now()
-	inst, err := p.Start(ctx, sandbox.Spec{Image: image, Screen: scr, Env: req.Env, Labels: labels, Network: req.Network, Sudo: req.Sudo})
+	inst, err := p.Start(ctx, sandbox.Spec{Image: image, Screen: scr, Env: req.Env, Labels: labels, Network: req.Network, Sudo: req.Sudo, Runtime: req.Runtime})
 	if err != nil {
 		return nil, startError(prov, err)
 	}
 	log := m.log.With("session", id)
 	s := &Session{
-		log: log, prov: p, inst: inst, onTool: m.cfg.OnToolCall,
-		client: agentd.NewClient(inst.AgentURL, inst.Token, m.cfg.HTTPClient),
-		info: wire.Session{
-			ID: id, Provider: prov, Image: image, Screen: scr, Dialect: dn, Network: req.Network, Sudo: req.Sudo,
+		log: log, prov: p, inst: inst, onTool: m.cfg.OnToolCall, callTimeout: m.cfg.CallTimeout,
+		client: agentdclient.NewClient(inst.AgentURL, inst.Token, m.cfg.HTTPClient),
+		info: api.Session{
+			ID: id, Provider: prov, Image: image, Screen: scr, Dialect: dn, Network: req.Network, Sudo: req.Sudo, Runtime: req.Runtime,
 			Labels: maps.Clone(req.Labels), SandboxID: inst.ID,
 		},
 	}
@@ -230,7 +318,7 @@ func (m *Manager) Create(ctx context.Context, req wire.CreateSessionRequest) (_ 
 	}
 	s.info.Screen = got
 	if m.cfg.TrajectoryDir != "" {
-		if s.traj, err = openTrajectory(m.cfg.TrajectoryDir, id); err != nil {
+		if s.traj, err = openTrajectory(m.cfg.TrajectoryDir, id, m.cfg.TrajectoryLimit); err != nil {
 			return nil, err
 		}
 	}
@@ -314,6 +402,9 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 // Creates fail with errdefs.ErrUnavailable.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
+	if !m.closed {
+		close(m.stopWatch)
+	}
 	m.closed = true
 	all := slices.Collect(maps.Values(m.sessions))
 	clear(m.sessions)
@@ -328,5 +419,6 @@ func (m *Manager) Close(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
+	<-m.watchDone
 	return errors.Join(errs...)
 }

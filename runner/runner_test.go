@@ -13,39 +13,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/fake"
 	"github.com/deskrun/deskrun/sandbox/local"
 )
 
-// agentdBin is the agentd built by TestMain, "" when Xvfb is missing.
-var agentdBin string
-
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		if _, err := exec.LookPath("Xvfb"); err != nil {
-			return m.Run() // desktop tests skip (-short) or fail
-		}
-		dir, err := os.MkdirTemp("", "deskrun-runner-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		agentdBin = filepath.Join(dir, "agentd")
-		if out, err := exec.Command("go", "build", "-o", agentdBin, "../cmd/agentd").CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build agentd: %v\n%s", err, out)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
 
 func testLogger(t *testing.T) *slog.Logger { return slog.New(slog.NewTextHandler(t.Output(), nil)) }
 
@@ -53,13 +36,7 @@ func testLogger(t *testing.T) *slog.Logger { return slog.New(slog.NewTextHandler
 // its trajectory directory.
 func desktop(t *testing.T) (*Manager, *local.Provider, string) {
 	t.Helper()
-	if agentdBin == "" {
-		if testing.Short() {
-			t.Skip("needs Xvfb; skipped in -short mode")
-		}
-		t.Fatal("Xvfb is not installed (scripts/install-deps.sh installs it)")
-	}
-	p, err := local.NewWithConfig(local.Config{AgentdPath: agentdBin, WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
+	p, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,12 +99,12 @@ func sandboxProcs(p *local.Provider, sandboxID string) (marker string, pids []in
 func TestSessionLifecycle(t *testing.T) {
 	m, p, traj := desktop(t)
 	ctx := t.Context()
-	s, err := m.Create(ctx, wire.CreateSessionRequest{Screen: wire.Screen{Width: 1024, Height: 768}, Labels: map[string]string{"suite": "x"}})
+	s, err := m.Create(ctx, api.CreateSessionRequest{Screen: api.Screen{Width: 1024, Height: 768}, Labels: map[string]string{"suite": "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	info := s.Info()
-	if info.Provider != "local" || info.Dialect != "anthropic" || info.Screen != (wire.Screen{Width: 1024, Height: 768}) ||
+	if info.Provider != "local" || info.Dialect != "anthropic" || info.Screen != (api.Screen{Width: 1024, Height: 768}) ||
 		info.SandboxID == "" || info.CreatedAt.IsZero() || info.Labels["suite"] != "x" {
 		t.Errorf("info %+v", info)
 	}
@@ -147,7 +124,7 @@ func TestSessionLifecycle(t *testing.T) {
 	}
 
 	t.Run("screenshot", func(t *testing.T) {
-		shot, err := s.Screenshot(ctx, wire.ScreenshotOptions{})
+		shot, err := s.Screenshot(ctx, api.ScreenshotOptions{})
 		if err != nil || shot.Width != 1024 || shot.Height != 768 || shot.Format != "png" {
 			t.Fatalf("screenshot %dx%d %s %v", shot.Width, shot.Height, shot.Format, err)
 		}
@@ -164,19 +141,25 @@ func TestSessionLifecycle(t *testing.T) {
 		if err != nil || img.Bounds().Dx() != 1024 || img.Bounds().Dy() != 768 {
 			t.Errorf("stored screenshot: %v %v", img.Bounds(), err)
 		}
+		// The trajectory is its owner's alone.
+		for _, p := range []string{filepath.Join(traj, s.ID()+".jsonl"), filepath.Join(traj, s.ID()), filepath.Join(traj, last.Screenshot)} {
+			if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o077 != 0 {
+				t.Errorf("%s: mode %v %v, want none for group and others", p, st.Mode().Perm(), err)
+			}
+		}
 	})
 
 	t.Run("input", func(t *testing.T) {
-		if _, err := s.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(10), Y: wire.Int(20)}}); err != nil {
+		if _, err := s.Input(ctx, []api.Action{{Type: "move", X: api.Int(10), Y: api.Int(20)}}); err != nil {
 			t.Fatal(err)
 		}
 		if got := pointer(t, h.Display); got != "x:10 y:20" {
 			t.Errorf("xdotool after move: %s", got)
 		}
-		if p, err := s.Cursor(ctx); err != nil || p != (wire.Point{X: 10, Y: 20}) {
+		if p, err := s.Cursor(ctx); err != nil || p != (api.Point{X: 10, Y: 20}) {
 			t.Errorf("cursor %v %v", p, err)
 		}
-		res, err := s.Input(ctx, []wire.Action{{Type: "move", X: wire.Int(5000), Y: wire.Int(1)}})
+		res, err := s.Input(ctx, []api.Action{{Type: "move", X: api.Int(5000), Y: api.Int(1)}})
 		if err == nil && res.Error == nil {
 			t.Errorf("move off screen: %+v, want an error", res)
 		}
@@ -187,7 +170,7 @@ func TestSessionLifecycle(t *testing.T) {
 	})
 
 	t.Run("exec and files", func(t *testing.T) {
-		r, err := s.Exec(ctx, wire.ExecRequest{Cmd: []string{"sh", "-c", `echo "$DISPLAY"; exit 3`}})
+		r, err := s.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", `echo "$DISPLAY"; exit 3`}})
 		if err != nil || r.ExitCode != 3 || strings.TrimSpace(r.Stdout) != h.Display {
 			t.Errorf("exec: %+v %v", r, err)
 		}
@@ -201,10 +184,10 @@ func TestSessionLifecycle(t *testing.T) {
 		if _, err := s.ReadFile(ctx, path+".missing"); !errdefs.IsNotFound(err) {
 			t.Errorf("missing file: %v, want not found", err)
 		}
-		if _, err := s.ShellExec(ctx, "main", wire.ShellExecRequest{Command: "cd /tmp && export X=42"}); err != nil {
+		if _, err := s.ShellExec(ctx, "main", api.ShellExecRequest{Command: "cd /tmp && export X=42"}); err != nil {
 			t.Fatal(err)
 		}
-		sh, err := s.ShellExec(ctx, "main", wire.ShellExecRequest{Command: `echo "$(pwd) $X"`})
+		sh, err := s.ShellExec(ctx, "main", api.ShellExecRequest{Command: `echo "$(pwd) $X"`})
 		if err != nil || strings.TrimSpace(sh.Output) != "/tmp 42" {
 			t.Errorf("shell keeps no state: %+v %v", sh, err)
 		}
@@ -269,16 +252,16 @@ func TestSessionLifecycle(t *testing.T) {
 		if _, err := exec.LookPath("xterm"); err != nil {
 			t.Fatal("xterm is not installed (scripts/install-deps.sh installs it)")
 		}
-		if r, err := s.Exec(ctx, wire.ExecRequest{Cmd: []string{"sh", "-c", "xterm -title runner-test >/dev/null 2>&1 &"}}); err != nil || r.ExitCode != 0 {
+		if r, err := s.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "xterm -title runner-test >/dev/null 2>&1 &"}}); err != nil || r.ExitCode != 0 {
 			t.Fatalf("start xterm: %+v %v", r, err)
 		}
-		var win wire.Window
+		var win api.Window
 		for deadline := time.Now().Add(10 * time.Second); win.ID == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			ws, err := s.Windows(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if i := slices.IndexFunc(ws, func(w wire.Window) bool { return w.Title == "runner-test" }); i >= 0 {
+			if i := slices.IndexFunc(ws, func(w api.Window) bool { return w.Title == "runner-test" }); i >= 0 {
 				win = ws[i]
 			}
 		}
@@ -325,7 +308,7 @@ func TestSessionLifecycle(t *testing.T) {
 	if err := m.Delete(ctx, s.ID()); !errdefs.IsNotFound(err) {
 		t.Errorf("second Delete: %v", err)
 	}
-	if _, err := s.Screenshot(ctx, wire.ScreenshotOptions{}); !errdefs.IsNotFound(err) {
+	if _, err := s.Screenshot(ctx, api.ScreenshotOptions{}); !errdefs.IsNotFound(err) {
 		t.Errorf("screenshot of a deleted session: %v, want not found", err)
 	}
 
@@ -355,17 +338,17 @@ func TestSessionLifecycle(t *testing.T) {
 func TestCreateRejectsBadRequests(t *testing.T) {
 	m, _, _ := desktop(t)
 	for _, tc := range []struct {
-		req  wire.CreateSessionRequest
+		req  api.CreateSessionRequest
 		want string
 	}{
-		{wire.CreateSessionRequest{Provider: "vmware"}, `provider: unknown provider "vmware" (this server has local)`},
-		{wire.CreateSessionRequest{Screen: wire.Screen{Width: 10, Height: 800}}, "screen.width: 10 out of range 320..7680"},
-		{wire.CreateSessionRequest{Screen: wire.Screen{Width: 8000, Height: 800}}, "screen.width: 8000 out of range"},
-		{wire.CreateSessionRequest{Screen: wire.Screen{Width: 1280}}, "screen.height: 0 out of range 200..4320"},
-		{wire.CreateSessionRequest{Screen: wire.Screen{Width: 1280, Height: 99999}}, "screen.height: 99999 out of range"},
-		{wire.CreateSessionRequest{Dialect: "klingon"}, `dialect: unknown dialect "klingon" (want one of anthropic, `},
-		{wire.CreateSessionRequest{Env: map[string]string{"A=B": "x"}}, `env: bad variable name "A=B"`},
-		{wire.CreateSessionRequest{Labels: map[string]string{sandbox.LabelSession: "x"}}, "labels: reserved"},
+		{api.CreateSessionRequest{Provider: "vmware"}, `provider: unknown provider "vmware" (this server has local)`},
+		{api.CreateSessionRequest{Screen: api.Screen{Width: 10, Height: 800}}, "screen.width: 10 out of range 320..7680"},
+		{api.CreateSessionRequest{Screen: api.Screen{Width: 8000, Height: 800}}, "screen.width: 8000 out of range"},
+		{api.CreateSessionRequest{Screen: api.Screen{Width: 1280}}, "screen.height: 0 out of range 200..4320"},
+		{api.CreateSessionRequest{Screen: api.Screen{Width: 1280, Height: 99999}}, "screen.height: 99999 out of range"},
+		{api.CreateSessionRequest{Dialect: "klingon"}, `dialect: unknown dialect "klingon" (want one of anthropic, `},
+		{api.CreateSessionRequest{Env: map[string]string{"A=B": "x"}}, `env: bad variable name "A=B"`},
+		{api.CreateSessionRequest{Labels: map[string]string{sandbox.LabelSession: "x"}}, "labels: reserved"},
 	} {
 		_, err := m.Create(t.Context(), tc.req)
 		if !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), tc.want) {
@@ -390,7 +373,7 @@ func TestCloseEndsEverySession(t *testing.T) {
 	errs := make([]error, 3)
 	for i := range sessions {
 		wg.Go(func() {
-			sessions[i], errs[i] = m.Create(t.Context(), wire.CreateSessionRequest{Dialect: "osworld", Screen: wire.Screen{Width: 800, Height: 600}})
+			sessions[i], errs[i] = m.Create(t.Context(), api.CreateSessionRequest{Dialect: "osworld", Screen: api.Screen{Width: 800, Height: 600}})
 		})
 	}
 	wg.Wait()
@@ -419,37 +402,9 @@ func TestCloseEndsEverySession(t *testing.T) {
 	if l := m.List(); len(l) != 0 {
 		t.Errorf("List after Close: %d sessions", len(l))
 	}
-	if _, err := m.Create(t.Context(), wire.CreateSessionRequest{}); !errdefs.IsUnavailable(err) {
+	if _, err := m.Create(t.Context(), api.CreateSessionRequest{}); !errdefs.IsUnavailable(err) {
 		t.Errorf("Create after Close: %v, want unavailable", err)
 	}
-}
-
-// fakeProvider starts sandboxes that are not there: Start returns err,
-// or an instance whose agentd does not answer.
-type fakeProvider struct {
-	err error
-
-	mu      sync.Mutex
-	started []string
-	stopped []string
-}
-
-func (f *fakeProvider) Start(_ context.Context, spec sandbox.Spec) (sandbox.Instance, error) {
-	if f.err != nil {
-		return sandbox.Instance{}, f.err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	id := fmt.Sprint("fake-", len(f.started))
-	f.started = append(f.started, id)
-	return sandbox.Instance{ID: id, AgentURL: "http://127.0.0.1:1", Labels: spec.Labels}, nil
-}
-
-func (f *fakeProvider) Stop(_ context.Context, id string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.stopped = append(f.stopped, id)
-	return nil
 }
 
 func TestCreateClassifiesProviderFailures(t *testing.T) {
@@ -466,17 +421,17 @@ func TestCreateClassifiesProviderFailures(t *testing.T) {
 		{"agentd silent", nil, errdefs.IsUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeProvider{err: tc.err}
+			f := fake.New(fake.Config{Errs: []error{tc.err}})
 			m, err := NewManager(Config{Providers: map[string]sandbox.Provider{"fake": f}, TrajectoryDir: t.TempDir(), Logger: testLogger(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = m.Create(t.Context(), wire.CreateSessionRequest{})
+			_, err = m.Create(t.Context(), api.CreateSessionRequest{})
 			if err == nil || !tc.class(err) || !strings.HasPrefix(err.Error(), "provider fake: ") {
 				t.Errorf("Create: %v, want an error of the right class naming the provider", err)
 			}
-			if !slices.Equal(f.started, f.stopped) {
-				t.Errorf("started %v, stopped %v", f.started, f.stopped)
+			if leaked := f.Running(); len(leaked) != 0 {
+				t.Errorf("started and not stopped: %v", leaked)
 			}
 			if len(m.List()) != 0 {
 				t.Error("a failed Create left a session")
@@ -486,7 +441,7 @@ func TestCreateClassifiesProviderFailures(t *testing.T) {
 }
 
 func TestNewManagerChecksConfig(t *testing.T) {
-	f := &fakeProvider{}
+	f := fake.New(fake.Config{})
 	for _, tc := range []struct {
 		cfg  Config
 		want string
@@ -509,10 +464,7 @@ func TestNewManagerChecksConfig(t *testing.T) {
 // openbox when installed) until its agentd answers; the median is
 // reported as median-create-ms.
 func BenchmarkCreate(b *testing.B) {
-	if agentdBin == "" {
-		b.Skip("needs Xvfb")
-	}
-	p, err := local.New(agentdBin, "openbox")
+	p, err := local.New(testdesk.Agentd(b), "openbox")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -525,7 +477,7 @@ func BenchmarkCreate(b *testing.B) {
 	var took []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		s, err := m.Create(b.Context(), wire.CreateSessionRequest{})
+		s, err := m.Create(b.Context(), api.CreateSessionRequest{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -538,4 +490,74 @@ func BenchmarkCreate(b *testing.B) {
 	}
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-create-ms")
+}
+
+// TestUnresponsiveSandbox: a paused sandbox (its agentd stopped) cannot
+// hang a call: the call ends at its deadline with an error naming it;
+// the health checks then mark the session unreachable, and its calls
+// answer unavailable at once, until the sandbox answers again. A killed
+// agentd is found the same way.
+func TestUnresponsiveSandbox(t *testing.T) {
+	p, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewManager(Config{Providers: map[string]sandbox.Provider{"local": p}, Logger: testLogger(t), CallTimeout: time.Second, HealthInterval: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.WithoutCancel(t.Context())
+		m.Close(ctx)
+		p.Close(ctx)
+	})
+	ctx := t.Context()
+	s, err := m.Create(ctx, api.CreateSessionRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The local sandbox's id starts with agentd's pid.
+	pid, _, _ := strings.Cut(s.Info().SandboxID, "-")
+	agentd, err := strconv.Atoi(pid)
+	if err != nil {
+		t.Fatalf("sandbox id %q does not start with agentd's pid", s.Info().SandboxID)
+	}
+	if s.Info().State != api.SessionRunning {
+		t.Errorf("state %q", s.Info().State)
+	}
+
+	syscall.Kill(agentd, syscall.SIGSTOP)
+	start := time.Now()
+	_, err = s.Screenshot(ctx, api.ScreenshotOptions{})
+	if took := time.Since(start); !errdefs.IsDeadlineExceeded(err) || !strings.Contains(err.Error(), "did not answer screenshot within 1s") || took > 3*time.Second {
+		t.Errorf("screenshot of a paused sandbox: %v after %s, want a deadline error after 1s", err, took)
+	}
+	waitUntil(t, "the session is marked unreachable", func() bool { return s.Info().State == api.SessionUnreachable })
+	start = time.Now()
+	if _, err := s.Exec(ctx, api.ExecRequest{Cmd: []string{"true"}}); !errdefs.IsUnavailable(err) || time.Since(start) > 50*time.Millisecond {
+		t.Errorf("exec on an unreachable session: %v after %s, want unavailable at once", err, time.Since(start))
+	}
+	if info := s.Info(); !strings.Contains(info.Unreachable, "health") {
+		t.Errorf("unreachable %q", info.Unreachable)
+	}
+
+	syscall.Kill(agentd, syscall.SIGCONT)
+	waitUntil(t, "the session answers again", func() bool { return s.Info().State == api.SessionRunning })
+	if _, err := s.Screenshot(ctx, api.ScreenshotOptions{}); err != nil {
+		t.Errorf("screenshot after resuming: %v", err)
+	}
+
+	syscall.Kill(agentd, syscall.SIGKILL)
+	waitUntil(t, "a killed agentd is found", func() bool { return s.Info().State == api.SessionUnreachable })
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

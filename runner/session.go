@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/coder/websocket"
+	"io"
 	"log/slog"
 	"maps"
 	"strings"
@@ -13,10 +15,9 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/agentd"
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner/dialect"
-	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
@@ -29,36 +30,98 @@ type Session struct {
 	log    *slog.Logger
 	prov   sandbox.Provider
 	inst   sandbox.Instance
-	client *agentd.Client
-	info   wire.Session // immutable once created
+	client *agentdclient.Client
+	info   api.Session // immutable once created
 	state  dialect.State
 	traj   *trajectory // nil when no trajectory is kept
 
 	// onTool is [Config.OnToolCall]; nil means none.
 	onTool func(dialect, tool string, res dialect.Result, err error)
 
-	ended   atomic.Bool
-	endOnce sync.Once
-	endErr  error
-	calls   atomic.Int64
+	// mu guards osworld and onEnd.
+	mu      sync.Mutex
+	osworld *api.OSWorldAddrs
+	onEnd   []func()
+
+	ended atomic.Bool
+	// unreachable holds why the sandbox stopped answering the Manager's
+	// health checks; nil while it answers.
+	unreachable atomic.Pointer[string]
+	// callTimeout bounds each call to the sandbox but exec and shell
+	// waits ([Config.CallTimeout]).
+	callTimeout time.Duration
+	endOnce     sync.Once
+	endErr      error
+	calls       atomic.Int64
 }
 
 var (
 	_ dialect.Desktop         = (*Session)(nil)
 	_ dialect.ShellHost       = (*Session)(nil)
+	_ dialect.BrowserHost     = (*Session)(nil)
 	_ dialect.WindowManager   = (*Session)(nil)
 	_ dialect.ClipboardAccess = (*Session)(nil)
-	_ task.Sandbox            = (*Session)(nil)
 )
 
 // ID is the session's id.
 func (s *Session) ID() string { return s.info.ID }
 
 // Info describes the session; Screen is the sandbox's real screen size.
-func (s *Session) Info() wire.Session {
+func (s *Session) Info() api.Session {
 	info := s.info
 	info.Labels = maps.Clone(info.Labels)
+	info.State = api.SessionRunning
+	if why := s.unreachable.Load(); why != nil {
+		info.State, info.Unreachable = api.SessionUnreachable, *why
+	}
+	s.mu.Lock()
+	if s.osworld != nil {
+		a := *s.osworld
+		info.OSWorld = &a
+	}
+	s.mu.Unlock()
 	return info
+}
+
+// SetOSWorld records the addresses of the session's OSWorld environment
+// server, shown in [Session.Info]; the server that serves them sets it.
+func (s *Session) SetOSWorld(a api.OSWorldAddrs) {
+	s.mu.Lock()
+	s.osworld = &a
+	s.mu.Unlock()
+}
+
+// OnEnd registers f to run once the session has ended (deleted, or its
+// Manager closed), after its sandbox stopped; f runs at once when the
+// session has already ended.
+func (s *Session) OnEnd(f func()) {
+	s.mu.Lock()
+	if !s.ended.Load() {
+		s.onEnd = append(s.onEnd, f)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	f()
+}
+
+// DialPort opens a raw TCP stream to port on the sandbox's loopback,
+// through agentd; close it when done.
+func (s *Session) DialPort(ctx context.Context, port int) (io.ReadWriteCloser, error) {
+	if err := s.live(); err != nil {
+		return nil, err
+	}
+	return s.client.DialPort(ctx, port)
+}
+
+// DialVNC opens the sandbox's live view: a WebSocket to agentd carrying
+// an RFB session in binary messages (package agentd/rfb). The connection
+// outlives ctx; close it when done.
+func (s *Session) DialVNC(ctx context.Context, viewOnly bool) (*websocket.Conn, error) {
+	if err := s.live(); err != nil {
+		return nil, err
+	}
+	return s.client.DialVNC(ctx, viewOnly)
 }
 
 // Instance is the session's sandbox.
@@ -68,7 +131,16 @@ func (s *Session) Instance() sandbox.Instance { return s.inst }
 // trajectory; it runs once.
 func (s *Session) end(ctx context.Context, why string) error {
 	s.endOnce.Do(func() {
+		s.mu.Lock()
 		s.ended.Store(true)
+		hooks := s.onEnd
+		s.onEnd = nil
+		s.mu.Unlock()
+		defer func() {
+			for _, f := range hooks {
+				f()
+			}
+		}()
 		start := time.Now()
 		if rel := s.state.Release(); len(rel) > 0 {
 			// Best effort: the sandbox goes away next anyway.
@@ -102,85 +174,171 @@ func (s *Session) live() error {
 	return nil
 }
 
-// Input runs core actions in order, stopping at the first that fails.
-func (s *Session) Input(ctx context.Context, actions []wire.Action) (wire.InputResult, error) {
+// begin starts a call to the sandbox: the session must be alive and
+// its sandbox reachable ([Manager] watches it), and the call ends at its
+// deadline, d, however the sandbox behaves (a paused container keeps the
+// connection open and never answers).
+func (s *Session) begin(ctx context.Context, call string, d time.Duration) (context.Context, context.CancelFunc, error) {
 	if err := s.live(); err != nil {
-		return wire.InputResult{}, err
+		return ctx, func() {}, err
 	}
+	if why := s.unreachable.Load(); why != nil {
+		return ctx, func() {}, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("session %s: its sandbox is unreachable (%s); delete the session", s.info.ID, *why))
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, d, deadlineError(
+		fmt.Sprintf("session %s: the sandbox did not answer %s within %s", s.info.ID, call, d)))
+	return ctx, cancel, nil
+}
+
+// deadlineError is a call's own deadline, of errdefs' class deadline
+// exceeded (a 504).
+type deadlineError string
+
+func (e deadlineError) Error() string   { return string(e) }
+func (deadlineError) DeadlineExceeded() {}
+
+// bounded turns the failure of a call that ran out of its own deadline
+// (not its caller's) into that deadline's error, which names it.
+func (s *Session) bounded(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if cause := context.Cause(ctx); errdefs.IsDeadlineExceeded(cause) {
+		return cause
+	}
+	return err
+}
+
+// execTimeout is the deadline of an exec call: the command's own
+// timeout (30 s when none is given) and half a minute for the rest.
+func execTimeout(ms int) time.Duration {
+	if ms <= 0 {
+		ms = 30_000
+	}
+	return time.Duration(ms)*time.Millisecond + 30*time.Second
+}
+
+// waitTimeout is the deadline of a shell call that waits: its wait (30 s
+// when none is given) and half a minute more.
+func waitTimeout(ms int) time.Duration { return execTimeout(ms) }
+
+// Input runs core actions in order, stopping at the first that fails.
+func (s *Session) Input(ctx context.Context, actions []api.Action) (api.InputResult, error) {
+	ctx, cancel, err := s.begin(ctx, "input", s.callTimeout)
+	if err != nil {
+		return api.InputResult{}, err
+	}
+	defer cancel()
 	start := time.Now()
 	res, err := s.client.Input(ctx, actions)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "input", actions, res, err, start, nil)
 	return res, err
 }
 
 // Screenshot captures the screen; the trajectory keeps the image.
-func (s *Session) Screenshot(ctx context.Context, o wire.ScreenshotOptions) (wire.Screenshot, error) {
-	if err := s.live(); err != nil {
-		return wire.Screenshot{}, err
+func (s *Session) Screenshot(ctx context.Context, o api.ScreenshotOptions) (api.Screenshot, error) {
+	ctx, cancel, err := s.begin(ctx, "screenshot", s.callTimeout)
+	if err != nil {
+		return api.Screenshot{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	sh, err := s.client.Screenshot(ctx, o)
+	err = s.bounded(ctx, err)
 	var img *image
 	var result any
 	if err == nil {
 		img = &image{data: sh.Data, format: sh.Format}
-		result = map[string]any{"format": sh.Format, "width": sh.Width, "height": sh.Height, "scale": sh.Scale, "bytes": len(sh.Data)}
+		m := map[string]any{"format": sh.Format, "width": sh.Width, "height": sh.Height, "scale": sh.Scale, "bytes": len(sh.Data)}
+		if sh.Settled != nil {
+			m["settled"], m["settle_ms"] = *sh.Settled, sh.SettleMS
+		}
+		result = m
 	}
 	s.record(ctx, "screenshot", o, result, err, start, img)
 	return sh, err
 }
 
 // Cursor returns the pointer position.
-func (s *Session) Cursor(ctx context.Context) (wire.Point, error) {
-	if err := s.live(); err != nil {
-		return wire.Point{}, err
+func (s *Session) Cursor(ctx context.Context) (api.Point, error) {
+	ctx, cancel, err := s.begin(ctx, "cursor", s.callTimeout)
+	if err != nil {
+		return api.Point{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	p, err := s.client.Cursor(ctx)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "cursor", nil, p, err, start, nil)
 	return p, err
 }
 
 // Screen returns the screen size the session learnt when it was created
 // (no round trip to the sandbox).
-func (s *Session) Screen(ctx context.Context) (wire.Screen, error) {
+func (s *Session) Screen(ctx context.Context) (api.Screen, error) {
 	if err := s.live(); err != nil {
-		return wire.Screen{}, err
+		return api.Screen{}, err
 	}
 	s.record(ctx, "screen", nil, s.info.Screen, nil, time.Now(), nil)
 	return s.info.Screen, nil
 }
 
 // Health asks the sandbox's agentd whether its desktop answers.
-func (s *Session) Health(ctx context.Context) (wire.Health, error) {
-	if err := s.live(); err != nil {
-		return wire.Health{}, err
+func (s *Session) Health(ctx context.Context) (api.Health, error) {
+	ctx, cancel, err := s.begin(ctx, "health", s.callTimeout)
+	if err != nil {
+		return api.Health{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	h, err := s.client.Health(ctx)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "health", nil, h, err, start, nil)
 	return h, err
 }
 
 // Exec runs a command in the sandbox with the desktop's DISPLAY.
-func (s *Session) Exec(ctx context.Context, r wire.ExecRequest) (wire.ExecResult, error) {
-	if err := s.live(); err != nil {
-		return wire.ExecResult{}, err
+func (s *Session) Exec(ctx context.Context, r api.ExecRequest) (api.ExecResult, error) {
+	ctx, cancel, err := s.begin(ctx, "exec", execTimeout(r.TimeoutMS))
+	if err != nil {
+		return api.ExecResult{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	res, err := s.client.Exec(ctx, r)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "exec", r, res, err, start, nil)
+	return res, err
+}
+
+// Kill kills every process the session's commands left running (daemons,
+// background programs, a fork bomb), the desktop and its apps started
+// before excepted, short of deleting the session.
+func (s *Session) Kill(ctx context.Context) (api.KillResult, error) {
+	ctx, cancel, err := s.begin(ctx, "kill", s.callTimeout)
+	if err != nil {
+		return api.KillResult{}, err
+	}
+	defer cancel()
+	start := time.Now()
+	res, err := s.client.Kill(ctx)
+	err = s.bounded(ctx, err)
+	s.record(ctx, "kill", nil, res, err, start, nil)
 	return res, err
 }
 
 // ReadFile reads a file of the sandbox; a missing file is
 // errdefs.ErrNotFound. The trajectory records its size, not its bytes.
 func (s *Session) ReadFile(ctx context.Context, path string) ([]byte, error) {
-	if err := s.live(); err != nil {
+	ctx, cancel, err := s.begin(ctx, "read_file", s.callTimeout)
+	if err != nil {
 		return nil, err
 	}
+	defer cancel()
 	start := time.Now()
 	b, err := s.client.ReadFile(ctx, path)
+	err = s.bounded(ctx, err)
 	var result any
 	if err == nil {
 		result = map[string]int{"bytes": len(b)}
@@ -192,101 +350,142 @@ func (s *Session) ReadFile(ctx context.Context, path string) ([]byte, error) {
 // WriteFile writes a file of the sandbox. The trajectory records its
 // size, not its bytes.
 func (s *Session) WriteFile(ctx context.Context, path string, data []byte) error {
-	if err := s.live(); err != nil {
+	ctx, cancel, err := s.begin(ctx, "write_file", s.callTimeout)
+	if err != nil {
 		return err
 	}
+	defer cancel()
 	start := time.Now()
-	err := s.client.WriteFile(ctx, path, data)
+	err = s.client.WriteFile(ctx, path, data)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "write_file", map[string]any{"path": path, "bytes": len(data)}, nil, err, start, nil)
 	return err
 }
 
 // Windows lists the top-level windows.
-func (s *Session) Windows(ctx context.Context) ([]wire.Window, error) {
-	if err := s.live(); err != nil {
+func (s *Session) Windows(ctx context.Context) ([]api.Window, error) {
+	ctx, cancel, err := s.begin(ctx, "windows", s.callTimeout)
+	if err != nil {
 		return nil, err
 	}
+	defer cancel()
 	start := time.Now()
 	ws, err := s.client.Windows(ctx)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "windows", nil, ws, err, start, nil)
 	return ws, err
 }
 
 // ActivateWindow raises and focuses a window.
 func (s *Session) ActivateWindow(ctx context.Context, id uint32) error {
-	if err := s.live(); err != nil {
+	ctx, cancel, err := s.begin(ctx, "activate_window", s.callTimeout)
+	if err != nil {
 		return err
 	}
+	defer cancel()
 	start := time.Now()
-	err := s.client.ActivateWindow(ctx, id)
+	err = s.client.ActivateWindow(ctx, id)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "activate_window", map[string]uint32{"id": id}, nil, err, start, nil)
 	return err
 }
 
 // CloseWindow asks a window to close.
 func (s *Session) CloseWindow(ctx context.Context, id uint32) error {
-	if err := s.live(); err != nil {
+	ctx, cancel, err := s.begin(ctx, "close_window", s.callTimeout)
+	if err != nil {
 		return err
 	}
+	defer cancel()
 	start := time.Now()
-	err := s.client.CloseWindow(ctx, id)
+	err = s.client.CloseWindow(ctx, id)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "close_window", map[string]uint32{"id": id}, nil, err, start, nil)
 	return err
 }
 
-// ShellExec runs a command in the named shell session, creating it if
-// needed.
-func (s *Session) ShellExec(ctx context.Context, id string, r wire.ShellExecRequest) (wire.Shell, error) {
+// Browser runs a browser action on the sandbox's Chromium through agentd
+// (see [api.BrowserActions]).
+func (s *Session) Browser(ctx context.Context, action string, r api.BrowserRequest) (api.BrowserResult, error) {
 	if err := s.live(); err != nil {
-		return wire.Shell{}, err
+		return api.BrowserResult{}, err
 	}
 	start := time.Now()
+	res, err := s.client.Browser(ctx, action, r)
+	logged := res
+	logged.Screenshot = nil // the trajectory keeps the text, not the image
+	s.record(ctx, "browser_"+action, r, logged, err, start, nil)
+	return res, err
+}
+
+// ShellExec runs a command in the named shell session, creating it if
+// needed.
+func (s *Session) ShellExec(ctx context.Context, id string, r api.ShellExecRequest) (api.Shell, error) {
+	ctx, cancel, err := s.begin(ctx, "shell_exec", waitTimeout(r.WaitMS))
+	if err != nil {
+		return api.Shell{}, err
+	}
+	defer cancel()
+	start := time.Now()
 	sh, err := s.client.ShellExec(ctx, id, r)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "shell_exec", shellArgs{id, r}, sh, err, start, nil)
 	return sh, err
 }
 
 // ShellView returns a shell session's state; an unknown one is
 // errdefs.ErrNotFound.
-func (s *Session) ShellView(ctx context.Context, id string) (wire.Shell, error) {
-	if err := s.live(); err != nil {
-		return wire.Shell{}, err
+func (s *Session) ShellView(ctx context.Context, id string) (api.Shell, error) {
+	ctx, cancel, err := s.begin(ctx, "shell_view", s.callTimeout)
+	if err != nil {
+		return api.Shell{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	sh, err := s.client.ShellView(ctx, id)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "shell_view", shellArgs{ID: id}, sh, err, start, nil)
 	return sh, err
 }
 
 // ShellWait waits for a shell session's running command.
-func (s *Session) ShellWait(ctx context.Context, id string, r wire.ShellWaitRequest) (wire.Shell, error) {
-	if err := s.live(); err != nil {
-		return wire.Shell{}, err
+func (s *Session) ShellWait(ctx context.Context, id string, r api.ShellWaitRequest) (api.Shell, error) {
+	ctx, cancel, err := s.begin(ctx, "shell_wait", waitTimeout(r.WaitMS))
+	if err != nil {
+		return api.Shell{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	sh, err := s.client.ShellWait(ctx, id, r)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "shell_wait", shellArgs{id, r}, sh, err, start, nil)
 	return sh, err
 }
 
 // ShellWrite writes to a shell session's running command.
-func (s *Session) ShellWrite(ctx context.Context, id string, r wire.ShellWriteRequest) (wire.Shell, error) {
-	if err := s.live(); err != nil {
-		return wire.Shell{}, err
+func (s *Session) ShellWrite(ctx context.Context, id string, r api.ShellWriteRequest) (api.Shell, error) {
+	ctx, cancel, err := s.begin(ctx, "shell_write", s.callTimeout)
+	if err != nil {
+		return api.Shell{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	sh, err := s.client.ShellWrite(ctx, id, r)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "shell_write", shellArgs{id, r}, sh, err, start, nil)
 	return sh, err
 }
 
 // ShellKill kills a shell session's running command.
-func (s *Session) ShellKill(ctx context.Context, id string) (wire.Shell, error) {
-	if err := s.live(); err != nil {
-		return wire.Shell{}, err
+func (s *Session) ShellKill(ctx context.Context, id string) (api.Shell, error) {
+	ctx, cancel, err := s.begin(ctx, "shell_kill", s.callTimeout)
+	if err != nil {
+		return api.Shell{}, err
 	}
+	defer cancel()
 	start := time.Now()
 	sh, err := s.client.ShellKill(ctx, id)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "shell_kill", shellArgs{ID: id}, sh, err, start, nil)
 	return sh, err
 }
@@ -299,22 +498,28 @@ type shellArgs struct {
 // Clipboard returns the text of the desktop's clipboard; an agentd
 // without clipboard support answers errdefs.ErrNotImplemented.
 func (s *Session) Clipboard(ctx context.Context) (string, error) {
-	if err := s.live(); err != nil {
+	ctx, cancel, err := s.begin(ctx, "clipboard", s.callTimeout)
+	if err != nil {
 		return "", err
 	}
+	defer cancel()
 	start := time.Now()
 	text, err := s.client.Clipboard(ctx)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "clipboard", nil, map[string]string{"text": text}, err, start, nil)
 	return text, err
 }
 
 // SetClipboard puts text on the desktop's clipboard.
 func (s *Session) SetClipboard(ctx context.Context, text string) error {
-	if err := s.live(); err != nil {
+	ctx, cancel, err := s.begin(ctx, "set_clipboard", s.callTimeout)
+	if err != nil {
 		return err
 	}
+	defer cancel()
 	start := time.Now()
-	err := s.client.SetClipboard(ctx, text)
+	err = s.client.SetClipboard(ctx, text)
+	err = s.bounded(ctx, err)
 	s.record(ctx, "set_clipboard", map[string]string{"text": text}, nil, err, start, nil)
 	return err
 }

@@ -23,7 +23,8 @@ type TrajectoryLine struct {
 	// "activate_window", "close_window", "shell_exec", "shell_view",
 	// "shell_wait", "shell_write", "shell_kill", "clipboard",
 	// "set_clipboard", "tool", "release" (keys and buttons released
-	// before the sandbox stops) or "delete".
+	// before the sandbox stops), "delete", or "trajectory_cut": the last
+	// line of a trajectory that reached its size limit (Error says so).
 	Call string `json:"call"`
 	// Within names the tool call ("anthropic/computer") that made this
 	// desktop call; the tool's own line follows its desktop calls.
@@ -47,17 +48,37 @@ type trajectory struct {
 	mu       sync.Mutex
 	f        *os.File // nil once closed
 	n        int
+	limit    int64 // bytes of lines and images; negative: no bound
+	used     int64
 	madeDir  bool
 	lastData []byte // the last image saved and its reference,
 	lastRef  string // so a tool's screenshot is stored once
 }
 
-func openTrajectory(dir, session string) (*trajectory, error) {
-	f, err := os.OpenFile(filepath.Join(dir, session+".jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_EXCL, 0o644)
+// DefaultTrajectoryLimit bounds a session's trajectory when
+// Config.TrajectoryLimit is zero.
+const DefaultTrajectoryLimit = 256 << 20
+
+func openTrajectory(dir, session string, limit int64) (*trajectory, error) {
+	f, err := os.OpenFile(filepath.Join(dir, session+".jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open trajectory: %w", err)
 	}
-	return &trajectory{dir: dir, session: session, f: f}, nil
+	if limit == 0 {
+		limit = DefaultTrajectoryLimit
+	}
+	return &trajectory{dir: dir, session: session, f: f, limit: limit}, nil
+}
+
+// cut ends the trajectory with a line saying it reached its limit.
+// Called with t.mu held.
+func (t *trajectory) cut(start time.Time) {
+	t.n++
+	b, _ := json.Marshal(TrajectoryLine{N: t.n, Time: start.UTC(), Call: "trajectory_cut",
+		Error: fmt.Sprintf("trajectory cut at %d bytes, its limit (deskrun serve --trajectory-limit): later calls of the session are not recorded", t.limit)})
+	_, _ = t.f.Write(append(b, '\n'))
+	t.f.Close()
+	t.f = nil
 }
 
 // image is a picture a call returned.
@@ -91,12 +112,26 @@ func (t *trajectory) append(call, within string, args, result any, err error, st
 		line.Error = err.Error()
 	}
 	if img != nil && len(img.data) > 0 {
-		line.Screenshot = t.saveImage(img)
+		fresh := t.lastRef == "" || !bytes.Equal(t.lastData, img.data) // else saveImage refers to the last one
+		if fresh && t.limit >= 0 && t.used+int64(len(img.data)) > t.limit {
+			t.n--
+			t.cut(start)
+			return
+		}
+		if line.Screenshot = t.saveImage(img); fresh && line.Screenshot != "" {
+			t.used += int64(len(img.data))
+		}
 	}
 	b, merr := json.Marshal(line)
 	if merr != nil {
 		b, _ = json.Marshal(TrajectoryLine{N: t.n, Time: line.Time, Call: call, Within: within, Error: "encode trajectory line: " + merr.Error()})
 	}
+	if t.limit >= 0 && t.used+int64(len(b))+1 > t.limit {
+		t.n--
+		t.cut(start)
+		return
+	}
+	t.used += int64(len(b)) + 1
 	_, _ = t.f.Write(append(b, '\n'))
 }
 
@@ -113,12 +148,12 @@ func (t *trajectory) saveImage(img *image) string {
 	}
 	rel := filepath.Join(t.session, fmt.Sprintf("%d.%s", t.n, format))
 	if !t.madeDir {
-		if os.MkdirAll(filepath.Join(t.dir, t.session), 0o755) != nil {
+		if os.MkdirAll(filepath.Join(t.dir, t.session), 0o700) != nil {
 			return ""
 		}
 		t.madeDir = true
 	}
-	if os.WriteFile(filepath.Join(t.dir, rel), img.data, 0o644) != nil {
+	if os.WriteFile(filepath.Join(t.dir, rel), img.data, 0o600) != nil {
 		return ""
 	}
 	t.lastData, t.lastRef = img.data, rel

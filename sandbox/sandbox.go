@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // Provider starts and stops sandboxes.
@@ -47,17 +47,17 @@ type Lister interface {
 type AdminExecer interface {
 	// AdminExec runs req in sandbox id as root and reports how it ended.
 	// An unknown id yields an error for which errdefs.IsNotFound holds.
-	AdminExec(ctx context.Context, id string, req wire.ExecRequest) (wire.ExecResult, error)
+	AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error)
 }
 
 // AdminExec runs req in sandbox id through p's admin channel. When p has
 // none it answers an error for which errdefs.IsNotImplemented holds;
 // wrappers of a Provider (a pool, counters) pass the channel through
 // with it.
-func AdminExec(ctx context.Context, p Provider, id string, req wire.ExecRequest) (wire.ExecResult, error) {
+func AdminExec(ctx context.Context, p Provider, id string, req api.ExecRequest) (api.ExecResult, error) {
 	a, ok := p.(AdminExecer)
 	if !ok {
-		return wire.ExecResult{}, errdefs.ErrNotImplemented.WithMessage("the sandbox provider has no admin channel")
+		return api.ExecResult{}, errdefs.ErrNotImplemented.WithMessage("the sandbox provider has no admin channel")
 	}
 	return a.AdminExec(ctx, id, req)
 }
@@ -67,7 +67,7 @@ type Spec struct {
 	// Image is the sandbox image; required by docker, ignored by local.
 	Image string
 	// Screen is the desktop size; zero means 1280x800.
-	Screen wire.Screen
+	Screen api.Screen
 	// Env is added to the sandbox's environment.
 	Env map[string]string
 	// Labels are set on every resource of the sandbox, so a reaper can
@@ -82,6 +82,11 @@ type Spec struct {
 	// Providers that cannot grant it refuse it with an error for which
 	// errdefs.IsInvalidArgument holds.
 	Sudo bool
+	// Runtime is the container runtime to run the sandbox under (docker:
+	// the engine's name of it, e.g. "runsc"); empty means the provider's
+	// default. Providers without runtimes refuse it with an error for
+	// which errdefs.IsInvalidArgument holds.
+	Runtime string
 	// MemoryBytes limits the sandbox's memory; zero means the provider's
 	// default.
 	MemoryBytes int64
@@ -94,7 +99,7 @@ type Spec struct {
 }
 
 // DefaultScreen is the desktop size used when a Spec leaves it zero.
-var DefaultScreen = wire.Screen{Width: 1280, Height: 800}
+var DefaultScreen = api.Screen{Width: 1280, Height: 800}
 
 // WithDefaults returns s with its zero fields set to their defaults.
 func (s Spec) WithDefaults() Spec {

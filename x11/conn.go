@@ -10,6 +10,7 @@ import (
 
 	"github.com/deskrun/deskrun/x11/internal/wire"
 	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/damage"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -34,6 +35,8 @@ type Conn struct {
 
 	capMu sync.Mutex // capture buffers
 	shm   *shmSeg    // nil when MIT-SHM is unavailable
+
+	dmg damageState // screen changes, for WaitIdle
 }
 
 // quietXGB silences xgb's own logging (a missing ~/.Xauthority, a closed
@@ -109,6 +112,10 @@ func (c *Conn) drainEvents() {
 		ev, err := c.x.WaitForEvent()
 		if ev == nil && err == nil {
 			return // connection closed
+		}
+		if d, ok := ev.(damage.NotifyEvent); ok {
+			c.noteDamage(d)
+			continue
 		}
 		if m, ok := ev.(xproto.MappingNotifyEvent); ok && m.Request == xproto.MappingKeyboard {
 			c.inMu.Lock()

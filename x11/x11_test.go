@@ -241,7 +241,7 @@ var unicodeLines = []string{
 	"中文输入测试，日本語のテキスト",
 	"한국어 텍스트",
 	"€ — “quoted” ‘single’ … ± × ÷ ≠ ≤ ≥ → ★",
-	"mixed: aß€中b Ωω ÿŸ ĳ œŒ",
+	"mixed: aß€中b Ωω ÿŸ ĳ œŒ \uFFFD replacement",
 }
 
 func TestTypeUnicodeIntoTerminal(t *testing.T) {

@@ -20,8 +20,10 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/deskrun/deskrun/agentd"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 func main() {
@@ -34,20 +36,20 @@ func main() {
 var screenFlag = regexp.MustCompile(`^([0-9]{1,5})x([0-9]{1,5})(?:x([0-9]{1,2}))?$`)
 
 // parseScreen reads --screen: WxH or WxHx24.
-func parseScreen(v string) (wire.Screen, error) {
+func parseScreen(v string) (api.Screen, error) {
 	m := screenFlag.FindStringSubmatch(v)
 	if m == nil {
-		return wire.Screen{}, fmt.Errorf("--screen: want WxH or WxHx24, got %q", v)
+		return api.Screen{}, fmt.Errorf("--screen: want WxH or WxHx24, got %q", v)
 	}
 	w, _ := strconv.Atoi(m[1])
 	h, _ := strconv.Atoi(m[2])
 	if m[3] != "" && m[3] != "24" {
-		return wire.Screen{}, fmt.Errorf("--screen: depth %s not supported (agentd's Xvfb runs at depth 24)", m[3])
+		return api.Screen{}, fmt.Errorf("--screen: depth %s not supported (agentd's Xvfb runs at depth 24)", m[3])
 	}
 	if w < 1 || h < 1 || w > 7680 || h > 4320 {
-		return wire.Screen{}, fmt.Errorf("--screen: %dx%d out of range 1x1..7680x4320", w, h)
+		return api.Screen{}, fmt.Errorf("--screen: %dx%d out of range 1x1..7680x4320", w, h)
 	}
-	return wire.Screen{Width: w, Height: h}, nil
+	return api.Screen{Width: w, Height: h}, nil
 }
 
 func run() error {
@@ -63,6 +65,15 @@ func run() error {
 	token := os.Getenv("AGENTD_TOKEN")
 	if token == "" && !*insecure {
 		return fmt.Errorf("AGENTD_TOKEN is not set (use --insecure-no-token to serve without one)")
+	}
+	// The token stays in this process alone: out of the environment the
+	// desktop's programs and commands inherit, and out of reach of the
+	// sandbox user's processes, which could otherwise read it from
+	// /proc/<pid>/environ or by ptrace (a non-dumpable process's /proc
+	// files belong to root).
+	os.Unsetenv("AGENTD_TOKEN")
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("keep the token private: prctl: %w", err)
 	}
 	sc, err := parseScreen(*screen)
 	if err != nil {

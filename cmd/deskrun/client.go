@@ -9,7 +9,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/client"
 )
 
 // clientCmd is what the verbs of the API client commands (deskrun
@@ -47,7 +47,7 @@ func (c *clientCmd) flags(verb string) *flag.FlagSet {
 	return fs
 }
 
-func (c *clientCmd) client() *api.Client { return api.NewClient(c.server, c.token, nil) }
+func (c *clientCmd) client() *client.Client { return client.NewClient(c.server, c.token, nil) }
 
 // dispatch parses the flags that come before the verb, runs the verb
 // with the rest, and explains a refused connection.

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/farm"
@@ -29,7 +29,8 @@ const evalUsage = `usage: deskrun eval --out DIR [flags]
 
 Runs every task of --tasks in a fresh sandbox with the agent of --agent,
 grades it, and appends one line per task to DIR/results.jsonl as soon as
-its result is known. DIR/<task>/ keeps each task's trajectory and
+its result is known (passed, failed, skipped for want of what the run
+cannot give, or an error). DIR/<task>/ keeps each task's trajectory and
 screenshots; DIR/report.html shows them. Ctrl-C stops cleanly (no sandbox
 is left); --resume finishes the run, skipping the tasks already in
 results.jsonl.
@@ -50,9 +51,12 @@ Flags:
 type evalFlags struct {
 	tasks, agent, out, prov, agentd, image, screen, only string
 	model, baseURL, agentToken                           string
-	parallel, maxSteps, retries, warm                    int
-	timeout, settle                                      time.Duration
-	resume, verbose                                      bool
+	junit, markdown, prices, runtime                     string
+	parallel, maxSteps, retries, warm, trials            int
+	failUnder                                            float64
+	timeout, settle, quiet                               time.Duration
+	resume, verbose, offline                             bool
+	cache, urlMap                                        string
 }
 
 func eval(args []string) error {
@@ -64,19 +68,29 @@ func eval(args []string) error {
 	fs.StringVar(&f.out, "out", "", "run directory (required)")
 	fs.BoolVar(&f.resume, "resume", false, "finish the run in --out, skipping tasks it has results for")
 	fs.IntVar(&f.parallel, "parallel", 4, "tasks at once")
+	fs.IntVar(&f.trials, "trials", 1, "times each task runs, each in a fresh sandbox (results keep every trial; the summary adds pass@k and pass^k)")
+	fs.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when the run's success rate (0..1) is under this")
+	fs.StringVar(&f.prices, "prices", "", "JSON price table of model tokens (US dollars per million: {\"MODEL\": {\"input\",\"output\",\"cache_read\",\"cache_write\"}}), over the built-in list prices")
+	fs.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to this file")
+	fs.StringVar(&f.markdown, "markdown", "", "also write a Markdown summary to this file (a pull-request comment, a CI step summary)")
 	fs.IntVar(&f.maxSteps, "max-steps", 30, "agent steps per task")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
 	fs.IntVar(&f.retries, "retries", 1, "more attempts after an infrastructure failure (never after an agent's)")
-	fs.DurationVar(&f.settle, "settle", 500*time.Millisecond, "pause after the setup and after each step's input, before the next screenshot and before grading")
+	fs.DurationVar(&f.settle, "settle", 2*time.Second, "after the setup and after each step's input, before the next screenshot and before grading: the deadline of the wait for the screen to settle, or with --quiet 0 a fixed pause (0 = none)")
+	fs.DurationVar(&f.quiet, "quiet", 100*time.Millisecond, "the settle wait ends once nothing on the screen changed for this long (0 = a fixed pause of --settle)")
 	fs.StringVar(&f.only, "only", "", "run only tasks whose id matches one of these comma-separated glob patterns")
 	fs.StringVar(&f.prov, "provider", "auto", "sandbox provider: auto (docker when an engine answers and the image exists, else local), docker or local")
 	fs.StringVar(&f.image, "image", docker.DefaultImage, "sandbox image (docker)")
+	fs.StringVar(&f.runtime, "runtime", "", "container runtime of docker sandboxes, e.g. runsc (gVisor); empty: the engine's default")
 	fs.StringVar(&f.agentd, "agentd", "", "agentd binary for the local provider (default: beside deskrun, else in PATH)")
 	fs.StringVar(&f.screen, "screen", "1280x800", "screen size WxH")
 	fs.IntVar(&f.warm, "warm", 0, "sandboxes kept started ahead of the tasks (a warm pool); 0 starts each on demand")
 	fs.StringVar(&f.model, "model", "", "model of the anthropic and openai agents (overrides the one in --agent)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API base URL of the anthropic and openai agents")
 	fs.StringVar(&f.agentToken, "agent-token", os.Getenv("DESKRUN_AGENT_TOKEN"), "bearer token for an http agent server")
+	fs.StringVar(&f.cache, "cache", "", "folder of files tasks download, in OSWorld's cache layout (<task id>/<file>): read first, filled by downloads")
+	fs.StringVar(&f.urlMap, "url-map", "", "JSON file mapping URLs to files on this host (a mirror for a farm without internet)")
+	fs.BoolVar(&f.offline, "offline", false, "never download: URLs come from --cache or --url-map, and a task needing another is skipped")
 	fs.BoolVar(&f.verbose, "v", false, "log what the run does")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,7 +104,13 @@ func eval(args []string) error {
 	if f.out == "" {
 		return usagef("--out: required (the run's directory)")
 	}
-	var sc wire.Screen
+	if f.trials < 1 || f.trials > 100 {
+		return usagef("--trials: %d is not from 1 to 100", f.trials)
+	}
+	if f.failUnder < 0 || f.failUnder > 1 {
+		return usagef("--fail-under: %g is not a rate from 0 to 1", f.failUnder)
+	}
+	var sc api.Screen
 	if _, err := fmt.Sscanf(f.screen, "%dx%d", &sc.Width, &sc.Height); err != nil {
 		return usagef("--screen: want WxH, got %q", f.screen)
 	}
@@ -98,6 +118,19 @@ func eval(args []string) error {
 	if err != nil {
 		return err
 	}
+	prices := agent.DefaultPrices
+	if f.prices != "" {
+		if prices, err = agent.LoadPrices(f.prices); err != nil {
+			return usageError{err}
+		}
+	}
+	fetchOpts := task.FetchOptions{Offline: f.offline}
+	if f.urlMap != "" {
+		if fetchOpts.URLMap, err = task.ReadURLMap(f.urlMap); err != nil {
+			return usagef("--url-map: %w", err)
+		}
+	}
+	taskOpts := task.Options{Fetch: task.NewFetch(fetchOpts), DownloadCache: f.cache}
 	tasks, err := task.Load(f.tasks)
 	if err != nil {
 		return err
@@ -121,7 +154,9 @@ func eval(args []string) error {
 		fmt.Fprintln(os.Stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit at once)")
 	})
 
-	providers, closers, err := setupProviders(ctx, f.prov, f.agentd, f.image, false, log)
+	providers, closers, err := setupProvidersFor(ctx, providerOptions{
+		Provider: f.prov, AgentdPath: f.agentd, Image: f.image, Owner: fmt.Sprintf("deskrun-%d", os.Getpid()), Runtime: f.runtime,
+	}, log)
 	if err != nil {
 		return err
 	}
@@ -161,9 +196,9 @@ func eval(args []string) error {
 
 	start := time.Now()
 	results, runErr := farm.Run(ctx, farm.Config{
-		Manager: m, Agent: ag, Out: f.out, Resume: f.resume,
-		Parallel: f.parallel, MaxSteps: f.maxSteps, Timeout: f.timeout, Retries: retriesFlag(f.retries), Settle: settleFlag(f.settle),
-		Provider: provName, Image: image, Screen: sc,
+		Manager: m, Agent: ag, Out: f.out, Resume: f.resume, Trials: f.trials, Prices: prices,
+		Parallel: f.parallel, MaxSteps: f.maxSteps, Timeout: f.timeout, Retries: retriesFlag(f.retries), Settle: settleFlag(f.settle), Quiet: settleFlag(f.quiet),
+		Provider: provName, Image: image, Screen: sc, TaskOptions: taskOpts,
 		Progress: os.Stderr, Terminal: isTerminal(os.Stderr), Logger: log,
 	}, tasks)
 	if results == nil && runErr != nil {
@@ -175,12 +210,29 @@ func eval(args []string) error {
 	if err := farm.WriteReport(f.out, results); err != nil {
 		return err
 	}
-	fmt.Printf("%d of %d tasks have results (%s this run); %s/%s, report %s/%s\n", countIn(results, tasks), len(tasks),
+	what := "tasks"
+	if f.trials > 1 {
+		what = fmt.Sprintf("trials (%d tasks x %d)", len(tasks), f.trials)
+	}
+	fmt.Printf("%d of %d %s have results (%s this run); %s/%s, report %s/%s\n", countIn(results, tasks), len(tasks)*f.trials, what,
 		time.Since(start).Round(time.Second), f.out, farm.ResultsFile, f.out, farm.ReportFile)
+	if f.junit != "" {
+		if err := writeFileWith(f.junit, func(w io.Writer) error { return farm.WriteJUnit(w, results) }); err != nil {
+			return err
+		}
+	}
+	if f.markdown != "" {
+		if err := writeFileWith(f.markdown, func(w io.Writer) error { return farm.WriteMarkdown(w, "deskrun: "+f.tasks, results) }); err != nil {
+			return err
+		}
+	}
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("stopped; finish the run with: deskrun eval --resume --out %s (and the same flags)", f.out)
 	}
-	return runErr
+	if runErr != nil {
+		return runErr
+	}
+	return gate(os.Stderr, results, f.failUnder, false, farm.DomainDelta{})
 }
 
 // newAgent makes the agent --agent names, with the keys and endpoints of

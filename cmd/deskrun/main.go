@@ -42,6 +42,7 @@ func commands() []command {
 		{"tools", "print the tool definitions of a dialect", tools},
 		{"mcp", "serve one desktop's tools over MCP on standard input and output", mcpStdio},
 		{"eval", "run a task suite against an agent in parallel sandboxes and grade it", withArgs(eval)},
+		{"tasks", "check task files without running them (tasks check PATH)", tasksCmd},
 		{"runs", "start, follow and cancel task suite runs on a server", runs},
 		{"reap", "remove the sandbox containers a crashed server left behind", reap},
 		{"version", "print the version", version},

@@ -4,44 +4,27 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/api/tool"
+	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner/dialect"
-	"github.com/deskrun/deskrun/runner/tool"
 )
 
-// binDir holds deskrun and agentd side by side, as make build leaves
-// them in bin/; empty in -short mode.
-var binDir string
+func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	code := func() int {
-		if !testing.Short() {
-			dir, err := os.MkdirTemp("", "deskrun-cmd-test")
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-			defer os.RemoveAll(dir)
-			out, err := exec.Command("go", "build", "-o", dir+"/", ".", "../agentd").CombinedOutput()
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "build deskrun and agentd: %v\n%s", err, out)
-				return 1
-			}
-			binDir = dir
-		}
-		return m.Run()
-	}()
-	os.Exit(code)
+// binDir returns the folder holding deskrun and agentd side by side, as
+// make build leaves them in bin/, built once per test binary (a failed
+// build fails the test).
+func binDir(t testing.TB) string {
+	t.Helper()
+	testdesk.Build(t, "github.com/deskrun/deskrun/cmd/deskrun")
+	return filepath.Dir(testdesk.Build(t, testdesk.AgentdPkg))
 }
 
 // runCLI runs deskrun in-process with args and returns its exit status

@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/deskrun/deskrun/api/mcp"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/dialect"
 	"github.com/deskrun/deskrun/sandbox/docker"
+	"github.com/deskrun/deskrun/server/mcp"
 )
 
 const mcpSynopsis = `[flags]

@@ -16,8 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/api/mcp"
+	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
+	"github.com/deskrun/deskrun/server/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,16 +40,9 @@ func mcpText(r *sdk.CallToolResult) string {
 // and, once the client closes standard input, a clean exit that leaves
 // no process of the desktop behind.
 func TestMCPStdio(t *testing.T) {
-	if binDir == "" {
-		t.Skip("runs the deskrun binary with a local sandbox; skipped in -short mode")
-	}
-	for _, bin := range []string{"Xvfb", "openbox", "xdotool"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Fatalf("%s is not installed (scripts/install-deps.sh installs it)", bin)
-		}
-	}
+	testdesk.NeedX(t, "openbox", "xdotool")
 	traj := t.TempDir()
-	cmd := exec.Command(filepath.Join(binDir, "deskrun"), "mcp", "--provider", "local", "--screen", "1024x768", "--trajectories", traj)
+	cmd := exec.Command(filepath.Join(binDir(t), "deskrun"), "mcp", "--provider", "local", "--screen", "1024x768", "--trajectories", traj)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,9 @@ type providerOptions struct {
 	Owner string
 	// Reap removes the containers of Owner at start.
 	Reap bool
+	// Runtime is the docker provider's default container runtime (empty:
+	// the engine's), e.g. "runsc".
+	Runtime string
 }
 
 func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger) (map[string]sandbox.Provider, []func(context.Context) error, error) {
@@ -60,7 +63,7 @@ func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger)
 	providers := map[string]sandbox.Provider{}
 	var closers []func(context.Context) error
 	if o.Provider == "auto" || o.Provider == "docker" {
-		dp, err := dockerProvider(ctx, o.Image, o.Owner, o.Provider == "docker", log)
+		dp, err := dockerProvider(ctx, o.Image, o.Owner, o.Runtime, o.Provider == "docker", log)
 		switch {
 		case err != nil && o.Provider == "docker":
 			return nil, nil, err
@@ -85,6 +88,15 @@ func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger)
 		case err == nil:
 			providers["local"] = lp
 			closers = append(closers, lp.Close)
+			if o.Reap {
+				homes, err := lp.Reap(ctx)
+				if len(homes) > 0 {
+					log.InfoContext(ctx, "removed local sandboxes a killed runner left", "count", len(homes))
+				}
+				if err != nil {
+					log.WarnContext(ctx, "remove leftover local sandboxes", "err", err)
+				}
+			}
 		case o.Provider == "local" || len(providers) == 0:
 			return nil, nil, err
 		default:
@@ -118,7 +130,7 @@ func localProvider(agentdPath string) (*local.Provider, error) {
 // dockerProvider connects to the engine. Unless required, it also insists
 // that the image exists, so that auto falls back to local sandboxes on a
 // machine where the image was never built.
-func dockerProvider(ctx context.Context, image, owner string, required bool, log *slog.Logger) (*docker.Provider, error) {
+func dockerProvider(ctx context.Context, image, owner, runtime string, required bool, log *slog.Logger) (*docker.Provider, error) {
 	cli, err := client.New(client.FromEnv)
 	if err != nil {
 		return nil, fmt.Errorf("docker client: %w", err)
@@ -136,9 +148,10 @@ func dockerProvider(ctx context.Context, image, owner string, required bool, log
 		}
 	}
 	return docker.New(cli, docker.Config{
-		Image:  image,
-		Labels: map[string]string{sandbox.LabelOwner: owner},
-		Logger: log,
+		Image:   image,
+		Runtime: runtime,
+		Labels:  map[string]string{sandbox.LabelOwner: owner},
+		Logger:  log,
 	}), nil
 }
 

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
+	"github.com/deskrun/deskrun/sandbox/local"
 )
 
 func reap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -20,9 +22,19 @@ func reap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	dp, err := dockerProvider(ctx, docker.DefaultImage, *owner, true, slog.New(slog.DiscardHandler))
+	// Local sandboxes of runners that were killed: their processes and
+	// folders.
+	homes, lerr := local.Reap(ctx, "")
+	for _, h := range homes {
+		fmt.Fprintln(stdout, h)
+	}
+	dp, err := dockerProvider(ctx, docker.DefaultImage, *owner, "", true, slog.New(slog.DiscardHandler))
 	if err != nil {
-		return err
+		if lerr != nil {
+			return lerr
+		}
+		fmt.Fprintf(stderr, "deskrun reap: no docker provider (%v); local sandboxes reaped\n", err)
+		return nil
 	}
 	labels := map[string]string{sandbox.LabelOwner: *owner}
 	if *all {
@@ -32,5 +44,5 @@ func reap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, id := range ids {
 		fmt.Fprintln(stdout, id)
 	}
-	return err
+	return errors.Join(err, lerr)
 }

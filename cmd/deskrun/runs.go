@@ -1,16 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner/farm"
 )
 
@@ -19,7 +21,7 @@ const runsUsage = `usage: deskrun runs VERB [flags] [arguments]
 A client of the task suite runs of a deskrun server (POST /v1/runs): the
 server runs the tasks in its own sandboxes, as deskrun eval does, and keeps
 each run's directory. Verbs:
-  start [--tasks PATH] [--agent A] [--parallel N] [--max-steps N] [--timeout D]
+  start [--tasks PATH] [--agent A] [--parallel N] [--trials K] [--max-steps N] [--timeout D]
         [--retries N] [--provider P] [--image I] [--screen WxH] [--only PATTERNS]
         [--agent-token T] [--wait] [-q]
                       start a run; prints it (-q: its id); --wait follows it
@@ -30,6 +32,15 @@ each run's directory. Verbs:
   report ID [-o FILE] its HTML report, once it has ended
   cancel ID...        stop runs under way (no sandbox is left); a run that
                       has ended is forgotten, its directory removed
+  compare BASE NEW [--json] [--markdown FILE] [--fail-on-regression]
+        [--fail-under RATE]
+                      compare two runs, each a run folder (or its
+                      results.jsonl) on this machine or a run id on the
+                      server: per task newly failing / passing and the score
+                      delta, per domain and overall the delta with its 95%
+                      interval (paired bootstrap over tasks); exits 1 when
+                      --fail-on-regression and NEW is significantly worse,
+                      or when NEW's success rate is under --fail-under
 
 PATH is a task file or folder on the server. Agents (--agent): replay (each
 task's reference solution), replay:DIR, http(s)://HOST/PATH (an agent server,
@@ -50,16 +61,18 @@ func runs(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rc := &runsCmd{clientCmd: newClientCmd("runs", runsUsage, os.Stdin, stdout, stderr), poll: time.Second}
 	return rc.dispatch(ctx, args, map[string]func(context.Context, []string) error{
 		"start": rc.start, "list": rc.list, "show": rc.show, "results": rc.results, "report": rc.report, "cancel": rc.cancel,
+		"compare": rc.compare,
 	})
 }
 
 func (rc *runsCmd) start(ctx context.Context, args []string) error {
 	fs := rc.flags("start")
-	var req wire.CreateRunRequest
+	var req api.CreateRunRequest
 	fs.StringVar(&req.Tasks, "tasks", "tasks", "task file or folder on the server")
 	fs.StringVar(&req.Agent, "agent", "replay", "the agent (see above)")
 	fs.StringVar(&req.AgentToken, "agent-token", os.Getenv("DESKRUN_AGENT_TOKEN"), "bearer token for an http agent server")
 	fs.IntVar(&req.Parallel, "parallel", 4, "tasks at once")
+	fs.IntVar(&req.Trials, "trials", 1, "times each task runs, each in a fresh sandbox")
 	fs.IntVar(&req.MaxSteps, "max-steps", 30, "agent steps per task")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
 	retries := fs.Int("retries", 1, "more attempts after an infrastructure failure (never after an agent's)")
@@ -103,10 +116,10 @@ func (rc *runsCmd) start(ctx context.Context, args []string) error {
 
 // follow polls the run until it ends, reporting progress on stderr, then
 // prints its summary (when table is set) and fails unless it finished.
-func (rc *runsCmd) follow(ctx context.Context, run wire.Run, table bool) error {
+func (rc *runsCmd) follow(ctx context.Context, run api.Run, table bool) error {
 	fmt.Fprintf(rc.stderr, "run %s: %d tasks in %s\n", run.ID, run.Total, run.Out)
 	last := -1
-	for run.Status == wire.RunRunning {
+	for run.Status == api.RunRunning {
 		if run.Done != last {
 			fmt.Fprintf(rc.stderr, "run %s: %d/%d done, %d passed\n", run.ID, run.Done, run.Total, run.Passed)
 			last = run.Done
@@ -126,14 +139,14 @@ func (rc *runsCmd) follow(ctx context.Context, run wire.Run, table bool) error {
 			return err
 		}
 	}
-	if run.Status != wire.RunFinished {
+	if run.Status != api.RunFinished {
 		return fmt.Errorf("run %s %s: %s", run.ID, run.Status, run.Error)
 	}
 	return nil
 }
 
 // describe prints a run for people: its state, then its summary table.
-func (rc *runsCmd) describe(run wire.Run) error {
+func (rc *runsCmd) describe(run api.Run) error {
 	w := rc.stdout
 	fmt.Fprintf(w, "run %s: %s", run.ID, run.Status)
 	if run.Error != "" {
@@ -167,9 +180,9 @@ func (rc *runsCmd) list(ctx context.Context, args []string) error {
 	}
 	if *asJSON {
 		if l == nil {
-			l = []wire.Run{}
+			l = []api.Run{}
 		}
-		return writeJSON(rc.stdout, wire.RunList{Runs: l})
+		return writeJSON(rc.stdout, api.RunList{Runs: l})
 	}
 	tw := tabwriter.NewWriter(rc.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tDONE\tPASSED\tAGENT\tTASKS\tAGE")
@@ -258,4 +271,68 @@ func (rc *runsCmd) cancel(ctx context.Context, args []string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func (rc *runsCmd) compare(ctx context.Context, args []string) error {
+	fs := rc.flags("compare")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	md := fs.String("markdown", "", "also write the comparison as Markdown to this file")
+	failReg := fs.Bool("fail-on-regression", false, "exit 1 when NEW is significantly worse than BASE overall")
+	failUnder := fs.Float64("fail-under", 0, "exit 1 when NEW's success rate (0..1) is under this")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("compare", pos, 2, 2, "BASE and NEW (run folders or run ids)"); err != nil {
+		return err
+	}
+	if *failUnder < 0 || *failUnder > 1 {
+		return usagef("--fail-under: %g is not a rate from 0 to 1", *failUnder)
+	}
+	var runs [2][]farm.Result
+	for i, ref := range pos {
+		if runs[i], err = rc.resultsOf(ctx, ref); err != nil {
+			return err
+		}
+		if len(runs[i]) == 0 {
+			return fmt.Errorf("%s has no results", ref)
+		}
+	}
+	c := farm.Compare(runs[0], runs[1])
+	if *asJSON {
+		err = writeJSON(rc.stdout, c)
+	} else {
+		err = farm.WriteComparison(rc.stdout, c)
+	}
+	if err != nil {
+		return err
+	}
+	if *md != "" {
+		if err := writeFileWith(*md, func(w io.Writer) error {
+			return farm.WriteComparisonMarkdown(w, fmt.Sprintf("deskrun: %s vs %s", pos[1], pos[0]), c)
+		}); err != nil {
+			return err
+		}
+	}
+	return gate(rc.stderr, runs[1], *failUnder, *failReg && c.Regressed(), c.Overall)
+}
+
+// resultsOf reads the results of a run: a run folder, a results.jsonl,
+// or else the id of a run on the server.
+func (rc *runsCmd) resultsOf(ctx context.Context, ref string) ([]farm.Result, error) {
+	if st, err := os.Stat(ref); err == nil {
+		path := ref
+		if st.IsDir() {
+			path = filepath.Join(ref, farm.ResultsFile)
+			if _, err := os.Stat(path); err != nil {
+				return nil, fmt.Errorf("%s is not a run folder: %w", ref, err)
+			}
+		}
+		return farm.ReadResults(path)
+	}
+	b, err := rc.client().RunResults(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("%s is neither a run folder here nor a run on %s: %w", ref, rc.server, err)
+	}
+	return farm.ParseResults(bytes.NewReader(b))
 }

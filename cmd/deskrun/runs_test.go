@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox/local/localtest"
 )
 
@@ -60,7 +60,7 @@ func TestRunsCommand(t *testing.T) {
 		t.Errorf("list: %d\n%s", code, stdout)
 	}
 	code, stdout, _ = cli("show", id, "--json")
-	var run wire.Run
+	var run api.Run
 	if err := json.Unmarshal([]byte(stdout), &run); code != 0 || err != nil || run.ID != id || run.Passed != 2 || len(run.Summary) != 2 {
 		t.Errorf("show --json: %d %s %v", code, stdout, err)
 	}
@@ -140,9 +140,9 @@ func TestRunsCommand(t *testing.T) {
 	if c := srv.cmd.ProcessState.ExitCode(); c != 0 {
 		t.Errorf("exit status %d after SIGTERM", c)
 	}
-	var stopped wire.Run
+	var stopped api.Run
 	b, err := os.ReadFile(filepath.Join(runsDir, id, "run.json"))
-	if err != nil || json.Unmarshal(b, &stopped) != nil || stopped.Status != wire.RunCancelled || stopped.Error != "cancelled: the server shut down" || stopped.Done != 0 {
+	if err != nil || json.Unmarshal(b, &stopped) != nil || stopped.Status != api.RunCancelled || stopped.Error != "cancelled: the server shut down" || stopped.Done != 0 {
 		t.Errorf("run.json after the shutdown: %s %v", b, err)
 	}
 	if _, err := os.Stat(filepath.Join(runsDir, id, "report.html")); err != nil {

@@ -12,9 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/api/mcp"
-	"github.com/deskrun/deskrun/api/metrics"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/dialect"
@@ -22,6 +19,9 @@ import (
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/deskrun/deskrun/sandbox/pool"
+	"github.com/deskrun/deskrun/server"
+	"github.com/deskrun/deskrun/server/mcp"
+	"github.com/deskrun/deskrun/server/metrics"
 )
 
 // Bounds of the shutdown: requests in flight get shutdownGrace to finish,
@@ -40,10 +40,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	image := fs.String("image", docker.DefaultImage, "default sandbox image of the docker provider")
 	dn := fs.String("dialect", "anthropic", "default tool dialect of sessions and tool lists")
 	traj := fs.String("trajectories", "", "record every session's calls in `DIR`/<session>.jsonl, screenshots beside")
+	trajLimit := fs.Int64("trajectory-limit", runner.DefaultTrajectoryLimit, "bytes one session's trajectory may take, screenshots included; past it the trajectory ends with a line saying so (negative: no bound)")
 	runsDir := fs.String("runs", "runs", "`DIR` of the task suite runs started through POST /v1/runs, a folder per run (made when the first starts)")
 	tasksRoot := fs.String("tasks-root", "", "confine the task paths runs may name to `DIR` (relative ones are taken from it); empty: any path this server can read")
 	owner := fs.String("owner", serveOwner, "owner label of this server's containers; leftovers of the same owner are removed at start, so two servers on one engine need different owners")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	runtime := fs.String("runtime", "", "container runtime of docker sandboxes whose session names none, e.g. runsc (gVisor; the engine must have it); empty: the engine's default")
 	warm := fs.Int("warm", 0, "sandboxes of the default provider, image and screen (1280x800) kept started ahead, so creating such a session takes milliseconds; 0 starts each on demand")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -69,7 +71,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	providers, closers, err := setupProvidersFor(ctx, providerOptions{
-		Provider: *prov, AgentdPath: *agentdPath, Image: *image, Owner: *owner, Reap: true,
+		Provider: *prov, AgentdPath: *agentdPath, Image: *image, Owner: *owner, Reap: true, Runtime: *runtime,
 	}, log)
 	if err != nil {
 		return err
@@ -103,7 +105,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	m, err := runner.NewManager(runner.Config{
 		Providers: providers, DefaultProvider: def, DefaultImage: *image,
-		DefaultDialect: *dn, TrajectoryDir: *traj, Logger: log, OnToolCall: met.ToolCalled,
+		DefaultDialect: *dn, TrajectoryDir: *traj, TrajectoryLimit: *trajLimit, Logger: log, OnToolCall: met.ToolCalled,
 	})
 	if err != nil {
 		return err
@@ -128,7 +130,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv := &http.Server{
-		Handler: api.NewServer(api.Config{
+		Handler: server.NewServer(server.Config{
 			Manager: m, Token: *token, Dialect: *dn, Logger: log,
 			MCP:  mcp.Handler(m, mcp.Options{Dialect: *dn, Logger: log}),
 			Runs: runs, Metrics: met,

@@ -18,11 +18,12 @@ import (
 	"time"
 
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api/client"
+	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // server is a deskrun serve child process.
-type server struct {
+type serveProc struct {
 	cmd  *exec.Cmd
 	url  string
 	done chan struct{}
@@ -33,17 +34,10 @@ type server struct {
 
 // startServe runs bin/deskrun serve with args on a free port and waits
 // for its "serving" log line.
-func startServe(t *testing.T, args ...string) *server {
+func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts deskrun serve with local sandboxes; skipped in -short mode")
-	}
-	for _, bin := range []string{"Xvfb", "openbox", "xterm"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Fatalf("%s is not installed (scripts/install-deps.sh installs it)", bin)
-		}
-	}
-	cmd := exec.Command(filepath.Join(binDir, "deskrun"), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	testdesk.NeedX(t, "openbox", "xterm")
+	cmd := exec.Command(filepath.Join(binDir(t), "deskrun"), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "DESKRUN_TOKEN=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -52,7 +46,7 @@ func startServe(t *testing.T, args ...string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, done: make(chan struct{})}
+	s := &serveProc{cmd: cmd, done: make(chan struct{})}
 	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -88,7 +82,7 @@ func startServe(t *testing.T, args ...string) *server {
 }
 
 // logged returns the first log line with msg.
-func (s *server) logged(msg string) map[string]any {
+func (s *serveProc) logged(msg string) map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, l := range s.log {
@@ -114,7 +108,7 @@ func TestServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var h wire.Health
+	var h api.Health
 	json.NewDecoder(resp.Body).Decode(&h)
 	resp.Body.Close()
 	if resp.StatusCode != 200 || h.Status != "ok" || strings.Join(h.Providers, ",") != "local" {
@@ -130,16 +124,16 @@ func TestServe(t *testing.T) {
 		t.Fatalf("create: %d %q %q", code, stdout, stderr)
 	}
 	code, stdout, _ = cli("list", "--json")
-	var l wire.SessionList
+	var l api.SessionList
 	if err := json.Unmarshal([]byte(stdout), &l); code != 0 || err != nil || len(l.Sessions) != 1 || l.Sessions[0].ID != id ||
-		l.Sessions[0].Screen != (wire.Screen{Width: 800, Height: 600}) || l.Sessions[0].Labels["who"] != "cli" {
+		l.Sessions[0].Screen != (api.Screen{Width: 800, Height: 600}) || l.Sessions[0].Labels["who"] != "cli" {
 		t.Errorf("list: %d %s %v", code, stdout, err)
 	}
 	if code, stdout, _ := cli("list"); code != 0 || !strings.Contains(stdout, id+"  local     800x600") {
 		t.Errorf("list table: %d\n%s", code, stdout)
 	}
 	code, stdout, _ = cli("get", id)
-	var s wire.Session
+	var s api.Session
 	if err := json.Unmarshal([]byte(stdout), &s); code != 0 || err != nil || s.ID != id {
 		t.Errorf("get: %d %s", code, stdout)
 	}
@@ -180,8 +174,8 @@ func TestServe(t *testing.T) {
 		t.Errorf("input: %d %s", code, stdout)
 	}
 	code, stdout, _ = cli("cursor", id)
-	var p wire.Point
-	if err := json.Unmarshal([]byte(stdout), &p); code != 0 || err != nil || p != (wire.Point{X: 321, Y: 123}) {
+	var p api.Point
+	if err := json.Unmarshal([]byte(stdout), &p); code != 0 || err != nil || p != (api.Point{X: 321, Y: 123}) {
 		t.Errorf("cursor: %d %s", code, stdout)
 	}
 	if code, stdout, stderr := cli("input", id, `{"actions":[{"type":"move","x":900,"y":0}]}`); code != 1 || stdout != "" || !strings.Contains(stderr, "actions[0].x: 900 is off the screen") {
@@ -277,7 +271,7 @@ func TestServeAuto(t *testing.T) {
 	// An owner of its own, so that the leftovers reaped at start can only
 	// be this test's.
 	srv := startServe(t, "--provider", "auto", "--owner", "deskrun-test-"+strconv.Itoa(os.Getpid()))
-	h, err := api.NewClient(srv.url, "", nil).Health(t.Context())
+	h, err := client.NewClient(srv.url, "", nil).Health(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,8 +329,8 @@ func TestServeWarm(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	c := api.NewClient(srv.url, "", nil)
-	s, err := c.CreateSession(t.Context(), wire.CreateSessionRequest{})
+	c := client.NewClient(srv.url, "", nil)
+	s, err := c.CreateSession(t.Context(), api.CreateSessionRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 const sessionsUsage = `usage: deskrun sessions VERB [flags] [arguments]
@@ -99,9 +99,9 @@ func (sc *sessionsCmd) list(ctx context.Context, args []string) error {
 	}
 	if *asJSON {
 		if l == nil {
-			l = []wire.Session{}
+			l = []api.Session{}
 		}
-		return writeJSON(sc.stdout, wire.SessionList{Sessions: l})
+		return writeJSON(sc.stdout, api.SessionList{Sessions: l})
 	}
 	tw := tabwriter.NewWriter(sc.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPROVIDER\tSCREEN\tDIALECT\tAGE")
@@ -111,8 +111,8 @@ func (sc *sessionsCmd) list(ctx context.Context, args []string) error {
 	return tw.Flush()
 }
 
-func parseScreen(s string) (wire.Screen, error) {
-	var sc wire.Screen
+func parseScreen(s string) (api.Screen, error) {
+	var sc api.Screen
 	w, h, ok := strings.Cut(s, "x")
 	if _, err := fmt.Sscanf(w+" "+h, "%d %d", &sc.Width, &sc.Height); !ok || err != nil {
 		return sc, usagef("--screen: want WxH, e.g. 1280x800, got %q", s)
@@ -122,7 +122,7 @@ func parseScreen(s string) (wire.Screen, error) {
 
 func (sc *sessionsCmd) create(ctx context.Context, args []string) error {
 	fs := sc.flags("create")
-	var req wire.CreateSessionRequest
+	var req api.CreateSessionRequest
 	fs.StringVar(&req.Provider, "provider", "", "provider: docker or local (default the server's)")
 	fs.StringVar(&req.Image, "image", "", "sandbox image (docker; default the server's)")
 	screen := fs.String("screen", "", "screen size WxH (default 1280x800)")
@@ -192,7 +192,7 @@ func (sc *sessionsCmd) delete(ctx context.Context, args []string) error {
 func (sc *sessionsCmd) screenshot(ctx context.Context, args []string) error {
 	fs := sc.flags("screenshot")
 	out := fs.String("o", "screenshot.png", "output file; - for standard output")
-	var o wire.ScreenshotOptions
+	var o api.ScreenshotOptions
 	fs.IntVar(&o.MaxWidth, "max-width", 0, "scale down to at most this width")
 	region := fs.String("region", "", "crop to x0,y0,x1,y1 before scaling")
 	fs.StringVar(&o.Format, "format", "", "png or jpeg (default from the file name, else png)")
@@ -207,11 +207,11 @@ func (sc *sessionsCmd) screenshot(ctx context.Context, args []string) error {
 	if o.Format == "" {
 		switch strings.ToLower(filepath.Ext(*out)) {
 		case ".jpg", ".jpeg":
-			o.Format = wire.FormatJPEG
+			o.Format = api.FormatJPEG
 		}
 	}
 	if *region != "" {
-		r, err := wire.ParseRegion(*region, wire.Screen{})
+		r, err := api.ParseRegion(*region, api.Screen{})
 		if err != nil {
 			return usageError{fmt.Errorf("--%w", err)}
 		}
@@ -246,7 +246,7 @@ func (sc *sessionsCmd) exec(ctx context.Context, args []string) error {
 	if err := want("exec", pos, 2, -1, "a session id and a command (ID -- CMD [ARG]...)"); err != nil {
 		return err
 	}
-	req := wire.ExecRequest{Cmd: pos[1:], TimeoutMS: int(timeout.Milliseconds()), Dir: *dir, Env: envs}
+	req := api.ExecRequest{Cmd: pos[1:], TimeoutMS: int(timeout.Milliseconds()), Dir: *dir, Env: envs}
 	if *stdinFile != "" {
 		b, err := readInput(sc.stdin, *stdinFile)
 		if err != nil {
@@ -292,7 +292,7 @@ func (sc *sessionsCmd) input(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	var req wire.InputRequest
+	var req api.InputRequest
 	trimmed := strings.TrimSpace(string(body))
 	if strings.HasPrefix(trimmed, "[") {
 		err = json.Unmarshal(body, &req.Actions)

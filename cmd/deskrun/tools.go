@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/deskrun/deskrun/api/tool"
 	"github.com/deskrun/deskrun/runner/dialect"
-	"github.com/deskrun/deskrun/runner/tool"
 )
 
 const toolsSynopsis = `[--dialect D] [--json | --full] [NAME]

@@ -115,4 +115,8 @@ type Response struct {
 	// State is handed back in the next Request. An http agent server
 	// may return any JSON value here.
 	State any `json:"state,omitempty"`
+	// Usage counts the model tokens this step took: the anthropic and
+	// openai agents fill it from the API's usage fields; an http agent
+	// server may report its own.
+	Usage *Usage `json:"usage,omitempty"`
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -173,6 +174,8 @@ func (a *Anthropic) Step(ctx context.Context, req Request) (Response, error) {
 		}
 	}
 	out.Dialect, out.Text, out.State = anthropicDialect, strings.Join(text, "\n"), ep
+	out.Usage = &Usage{Model: cmp.Or(string(msg.Model), a.cfg.Model), InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens,
+		CacheReadTokens: msg.Usage.CacheReadInputTokens, CacheWriteTokens: msg.Usage.CacheCreationInputTokens}
 	if len(out.Calls) == 0 {
 		if strings.Contains(out.Text, Infeasible) {
 			out.Fail = true

@@ -60,7 +60,7 @@ func (h HTTP) Step(ctx context.Context, req Request) (Response, error) {
 	}
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
 	if err != nil {
-		return Response{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("agent url: %v", err))
+		return Response{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("agent url: %s is not a URL a request can go to", Redact(h.URL)))
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/json")
@@ -69,18 +69,18 @@ func (h HTTP) Step(ctx context.Context, req Request) (Response, error) {
 	}
 	resp, err := hc.Do(hr)
 	if err != nil {
-		return Response{}, fmt.Errorf("agent server %s: %w", h.URL, err)
+		return Response{}, fmt.Errorf("agent server %s: %w", Redact(h.URL), err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if err != nil {
-		return Response{}, fmt.Errorf("agent server %s: read answer: %w", h.URL, err)
+		return Response{}, fmt.Errorf("agent server %s: read answer: %w", Redact(h.URL), err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return Response{}, fmt.Errorf("agent server %s answered %s: %s", h.URL, resp.Status, clip(strings.TrimSpace(string(b)), 500))
+		return Response{}, fmt.Errorf("agent server %s answered %s: %s", Redact(h.URL), resp.Status, clip(strings.TrimSpace(string(b)), 500))
 	}
 	if len(b) > maxAnswer {
-		return Response{}, fmt.Errorf("agent server %s: answer larger than %d bytes", h.URL, maxAnswer)
+		return Response{}, fmt.Errorf("agent server %s: answer larger than %d bytes", Redact(h.URL), maxAnswer)
 	}
 	return decodeResponse(b)
 }

@@ -171,6 +171,8 @@ func (o *OpenAI) Step(ctx context.Context, req Request) (Response, error) {
 	}
 	next := &openaiEpisode{responseID: resp.ID}
 	out := Response{Dialect: openaiDialect, State: next}
+	cached := resp.Usage.InputTokensDetails.CachedTokens
+	out.Usage = &Usage{Model: cmp.Or(string(resp.Model), o.cfg.Model), InputTokens: resp.Usage.InputTokens - cached, OutputTokens: resp.Usage.OutputTokens, CacheReadTokens: cached}
 	var text []string
 	for _, item := range resp.Output {
 		var c openaiCall

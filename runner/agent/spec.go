@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/containerd/errdefs"
@@ -67,4 +68,25 @@ func FromSpec(spec string, o SpecOptions) (Agent, error) {
 		return NewOpenAI(OpenAIConfig{APIKey: o.OpenAIKey, BaseURL: o.OpenAIBaseURL, Model: cmp.Or(o.Model, arg)})
 	}
 	return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("unknown agent %q (want %s)", spec, SpecHelp))
+}
+
+// Redact returns an agent spec fit to store, log and show: an http(s) URL
+// loses its user information (user names and passwords are credentials,
+// such as http://u:pass@host/ or https://token@host/), its query values
+// are kept. Other specs are returned as they are.
+func Redact(spec string) string {
+	if !strings.HasPrefix(spec, "http://") && !strings.HasPrefix(spec, "https://") {
+		return spec
+	}
+	u, err := url.Parse(spec)
+	if err != nil {
+		// Not a URL deskrun can use; show its scheme and no more.
+		scheme, _, _ := strings.Cut(spec, "://")
+		return scheme + "://(unparsable URL)"
+	}
+	if u.User == nil {
+		return spec
+	}
+	u.User = url.User("xxxxx")
+	return u.String()
 }

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/tool"
 )
 
 // anthropic is Anthropic's computer use: the `computer` tool of the API
@@ -65,6 +65,12 @@ func (a anthropic) Call(ctx context.Context, d Desktop, st *State, name string, 
 		return bashTool(ctx, d, st, a, args)
 	case editorToolName:
 		return editTool(ctx, d, st, a, args)
+	case "click_element", "type_into_element":
+		m, err := checkArgs(a, name, args)
+		if err != nil {
+			return errorResult(errMessage(err)), nil
+		}
+		return elementTool(ctx, d, name, m)
 	case "request_access", "list_granted_applications", "open_application", "switch_display", "read_clipboard", "write_clipboard":
 		m, err := checkArgs(a, name, args)
 		if err != nil {
@@ -184,217 +190,296 @@ func (a anthropic) batch(m map[string]any, e env) Plan {
 	return Plan{Steps: steps}
 }
 
-// action compiles one computer action. api marks the API's computer tool:
-// coordinates of clicks are optional there, and actions answer with a
-// screenshot. e.leftHeld follows left_mouse_down and left_mouse_up.
-func (a anthropic) action(act anthAction, e *env, api bool) ([]Step, error) {
-	sp := a.space
-	point := func(c []float64, field string) (*wire.Point, error) {
-		if c == nil {
-			return nil, nil
-		}
-		if len(c) != 2 {
-			return nil, toolErrorf("%s must be a list of 2 numbers", field)
-		}
-		p, err := e.toScreen(sp, c[0], c[1])
-		if err != nil {
-			return nil, toolErrorf("%s: %v", field, err)
-		}
-		return &p, nil
-	}
-	need := func(ok bool, field string) error {
-		if !ok {
-			return toolErrorf("%s is required for %s", field, act.Action)
-		}
-		return nil
-	}
-	var actions []wire.Action
-	var steps []Step
-	switch act.Action {
-	case "key":
-		if err := need(act.Text != nil, "text"); err != nil {
-			return nil, err
-		}
-		combos, err := parseComboSequence(*act.Text, false)
-		if err != nil {
-			return nil, toolErrorf("key: %v", err)
-		}
-		for _, keys := range combos {
-			k := wire.Action{Type: wire.ActionKey, Keys: keys}
-			if act.Repeat > 1 {
-				k.Repeat = act.Repeat
-			}
-			actions = append(actions, k)
-		}
-	case "type":
-		if err := need(act.Text != nil, "text"); err != nil {
-			return nil, err
-		}
-		actions = typeActions(*act.Text)
-	case "mouse_move":
-		if err := need(act.Coordinate != nil, "coordinate"); err != nil {
-			return nil, err
-		}
-		p, err := point(act.Coordinate, "coordinate")
-		if err != nil {
-			return nil, err
-		}
-		actions = []wire.Action{{Type: wire.ActionMove, X: &p.X, Y: &p.Y}}
-	case "left_click", "right_click", "middle_click", "double_click", "triple_click":
-		if !api {
-			if err := need(act.Coordinate != nil, "coordinate"); err != nil {
-				return nil, err
-			}
-		}
-		p, err := point(act.Coordinate, "coordinate")
-		if err != nil {
-			return nil, err
-		}
-		click := wire.Action{Type: wire.ActionClick, Button: wire.ButtonLeft, Count: 1}
-		switch act.Action {
-		case "right_click":
-			click.Button = wire.ButtonRight
-		case "middle_click":
-			click.Button = wire.ButtonMiddle
-		case "double_click":
-			click.Count = 2
-		case "triple_click":
-			click.Count = 3
-		}
-		if p != nil {
-			click.X, click.Y = &p.X, &p.Y
-		}
-		actions, err = withModifiers(act.Text, click)
-		if err != nil {
-			return nil, err
-		}
-	case "left_click_drag":
-		if err := need(act.Coordinate != nil, "coordinate"); err != nil {
-			return nil, err
-		}
-		to, err := point(act.Coordinate, "coordinate")
-		if err != nil {
-			return nil, err
-		}
-		from, err := point(act.StartCoordinate, "start_coordinate")
-		if err != nil {
-			return nil, err
-		}
-		if from == nil {
-			steps = append(steps, Step{Op: opDragFromCursor, To: to, Button: wire.ButtonLeft})
-		} else {
-			actions = []wire.Action{{Type: wire.ActionDrag, Button: wire.ButtonLeft, Path: [][2]int{{from.X, from.Y}, {to.X, to.Y}}}}
-		}
-	case "scroll":
-		if !api {
-			if err := need(act.Coordinate != nil, "coordinate"); err != nil {
-				return nil, err
-			}
-		}
-		if err := need(act.ScrollDirection != "", "scroll_direction"); err != nil {
-			return nil, err
-		}
-		if err := need(act.ScrollAmount != nil, "scroll_amount"); err != nil {
-			return nil, err
-		}
-		n := *act.ScrollAmount
-		if n < 0 || n > wire.MaxScroll {
-			return nil, toolErrorf("scroll_amount must be between 0 and %d, got %d", wire.MaxScroll, n)
-		}
-		p, err := point(act.Coordinate, "coordinate")
-		if err != nil {
-			return nil, err
-		}
-		s := wire.Action{Type: wire.ActionScroll}
-		switch act.ScrollDirection {
-		case "up":
-			s.DY = -n
-		case "down":
-			s.DY = n
-		case "left":
-			s.DX = -n
-		case "right":
-			s.DX = n
-		default:
-			return nil, toolErrorf("scroll_direction must be up, down, left or right, got %q", act.ScrollDirection)
-		}
-		if p != nil {
-			s.X, s.Y = &p.X, &p.Y
-		}
-		if n == 0 {
-			if p != nil {
-				actions = []wire.Action{{Type: wire.ActionMove, X: &p.X, Y: &p.Y}}
-			}
-			break
-		}
-		actions, err = withModifiers(act.Text, s)
-		if err != nil {
-			return nil, err
-		}
-	case "hold_key":
-		if err := need(act.Text != nil, "text"); err != nil {
-			return nil, err
-		}
-		if err := need(act.Duration != nil, "duration"); err != nil {
-			return nil, err
-		}
-		if err := checkDuration(*act.Duration); err != nil {
-			return nil, err
-		}
-		keys, err := parseCombo(strings.TrimSpace(*act.Text), false)
-		if err != nil {
-			return nil, toolErrorf("hold_key: %v", err)
-		}
-		for _, k := range keys {
-			actions = append(actions, wire.Action{Type: wire.ActionKeyDown, Key: k})
-		}
-		actions = append(actions, waitActions(*act.Duration)...)
-		for i := len(keys) - 1; i >= 0; i-- {
-			actions = append(actions, wire.Action{Type: wire.ActionKeyUp, Key: keys[i]})
-		}
-	case "left_mouse_down":
-		if e.leftHeld {
-			return nil, toolErrorf("the left mouse button is already held; call left_mouse_up first")
-		}
-		e.leftHeld = true
-		actions = []wire.Action{{Type: wire.ActionButtonDown, Button: wire.ButtonLeft}}
-	case "left_mouse_up":
-		e.leftHeld = false
-		actions = []wire.Action{{Type: wire.ActionButtonUp, Button: wire.ButtonLeft}}
-	case "wait":
-		if err := need(act.Duration != nil, "duration"); err != nil {
-			return nil, err
-		}
-		if err := checkDuration(*act.Duration); err != nil {
-			return nil, err
-		}
-		actions = waitActions(*act.Duration)
-		if len(actions) == 0 && !api {
-			return []Step{textStep("OK")}, nil
-		}
-	case "screenshot":
-		return []Step{{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(e.screen.Width, e.screen.Height), Remember: true}}}, nil
-	case "cursor_position":
-		return []Step{{Op: opCursor, Space: sp}}, nil
-	case "zoom":
-		if err := need(act.Region != nil, "region"); err != nil {
-			return nil, err
-		}
-		r, err := e.rectToScreen(sp, act.Region)
-		if err != nil {
-			return nil, toolErrorf("zoom: %v", err)
-		}
-		return []Step{{Op: opScreenshot, Capture: &Capture{Region: &r, MaxWidth: fitWidth(r.X1-r.X0, r.Y1-r.Y0)}}}, nil
-	default:
+// action compiles one computer action by the function anthActions has
+// for its name. apiTool marks the API's computer tool: coordinates of
+// clicks are optional there, and actions answer with a screenshot.
+// e.leftHeld follows left_mouse_down and left_mouse_up.
+func (a anthropic) action(act anthAction, e *env, apiTool bool) ([]Step, error) {
+	f, ok := anthActions[act.Action]
+	if !ok {
 		return nil, toolErrorf("unknown action %q", act.Action)
 	}
-	if len(actions) > 0 {
-		steps = append([]Step{inputStep(actions...)}, steps...)
+	c := &anthCall{act: act, e: e, sp: a.space, apiTool: apiTool}
+	out, err := f(c)
+	if err != nil {
+		return nil, err
 	}
-	if api {
-		steps = append(steps, Step{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(e.screen.Width, e.screen.Height), Remember: true}})
+	if out.final {
+		return out.steps, nil
+	}
+	steps := out.steps
+	if len(out.actions) > 0 {
+		steps = append([]Step{inputStep(out.actions...)}, steps...)
+	}
+	if apiTool {
+		steps = append(steps, Step{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(e.screen.Width, e.screen.Height), Remember: true, Settle: len(out.actions) > 0}})
 	}
 	return steps, nil
+}
+
+// anthCall is one computer action being compiled.
+type anthCall struct {
+	act     anthAction
+	e       *env
+	sp      space
+	apiTool bool
+}
+
+// anthOut is what an action compiles to: core actions run first as one
+// input step, then steps; final steps are the whole answer (no
+// screenshot is added).
+type anthOut struct {
+	actions []api.Action
+	steps   []Step
+	final   bool
+}
+
+// point converts a coordinate field to screen pixels; nil stays nil.
+func (c *anthCall) point(v []float64, field string) (*api.Point, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if len(v) != 2 {
+		return nil, toolErrorf("%s must be a list of 2 numbers", field)
+	}
+	p, err := c.e.toScreen(c.sp, v[0], v[1])
+	if err != nil {
+		return nil, toolErrorf("%s: %v", field, err)
+	}
+	return &p, nil
+}
+
+// need is the error of a required field that is missing.
+func (c *anthCall) need(ok bool, field string) error {
+	if !ok {
+		return toolErrorf("%s is required for %s", field, c.act.Action)
+	}
+	return nil
+}
+
+// anthActions compiles each action of the computer tool.
+var anthActions = map[string]func(c *anthCall) (anthOut, error){
+	"key":             anthKey,
+	"type":            anthType,
+	"mouse_move":      anthMouseMove,
+	"left_click":      anthClick,
+	"right_click":     anthClick,
+	"middle_click":    anthClick,
+	"double_click":    anthClick,
+	"triple_click":    anthClick,
+	"left_click_drag": anthDrag,
+	"scroll":          anthScroll,
+	"hold_key":        anthHoldKey,
+	"left_mouse_down": anthMouseDown,
+	"left_mouse_up":   anthMouseUp,
+	"wait":            anthWait,
+	"screenshot":      anthScreenshot,
+	"cursor_position": anthCursorPosition,
+	"zoom":            anthZoom,
+}
+
+func anthKey(c *anthCall) (anthOut, error) {
+	if err := c.need(c.act.Text != nil, "text"); err != nil {
+		return anthOut{}, err
+	}
+	combos, err := parseComboSequence(*c.act.Text, false)
+	if err != nil {
+		return anthOut{}, toolErrorf("key: %v", err)
+	}
+	var out anthOut
+	for _, keys := range combos {
+		k := api.Action{Type: api.ActionKey, Keys: keys}
+		if c.act.Repeat > 1 {
+			k.Repeat = c.act.Repeat
+		}
+		out.actions = append(out.actions, k)
+	}
+	return out, nil
+}
+
+func anthType(c *anthCall) (anthOut, error) {
+	if err := c.need(c.act.Text != nil, "text"); err != nil {
+		return anthOut{}, err
+	}
+	return anthOut{actions: typeActions(*c.act.Text)}, nil
+}
+
+func anthMouseMove(c *anthCall) (anthOut, error) {
+	if err := c.need(c.act.Coordinate != nil, "coordinate"); err != nil {
+		return anthOut{}, err
+	}
+	p, err := c.point(c.act.Coordinate, "coordinate")
+	if err != nil {
+		return anthOut{}, err
+	}
+	return anthOut{actions: []api.Action{{Type: api.ActionMove, X: &p.X, Y: &p.Y}}}, nil
+}
+
+// anthClick compiles left_click, right_click, middle_click, double_click
+// and triple_click.
+func anthClick(c *anthCall) (anthOut, error) {
+	if !c.apiTool {
+		if err := c.need(c.act.Coordinate != nil, "coordinate"); err != nil {
+			return anthOut{}, err
+		}
+	}
+	p, err := c.point(c.act.Coordinate, "coordinate")
+	if err != nil {
+		return anthOut{}, err
+	}
+	click := api.Action{Type: api.ActionClick, Button: api.ButtonLeft, Count: 1}
+	switch c.act.Action {
+	case "right_click":
+		click.Button = api.ButtonRight
+	case "middle_click":
+		click.Button = api.ButtonMiddle
+	case "double_click":
+		click.Count = 2
+	case "triple_click":
+		click.Count = 3
+	}
+	if p != nil {
+		click.X, click.Y = &p.X, &p.Y
+	}
+	actions, err := withModifiers(c.act.Text, click)
+	return anthOut{actions: actions}, err
+}
+
+func anthDrag(c *anthCall) (anthOut, error) {
+	if err := c.need(c.act.Coordinate != nil, "coordinate"); err != nil {
+		return anthOut{}, err
+	}
+	to, err := c.point(c.act.Coordinate, "coordinate")
+	if err != nil {
+		return anthOut{}, err
+	}
+	from, err := c.point(c.act.StartCoordinate, "start_coordinate")
+	if err != nil {
+		return anthOut{}, err
+	}
+	if from == nil {
+		return anthOut{steps: []Step{{Op: opDragFromCursor, To: to, Button: api.ButtonLeft}}}, nil
+	}
+	return anthOut{actions: []api.Action{{Type: api.ActionDrag, Button: api.ButtonLeft, Path: [][2]int{{from.X, from.Y}, {to.X, to.Y}}}}}, nil
+}
+
+func anthScroll(c *anthCall) (anthOut, error) {
+	act := c.act
+	if !c.apiTool {
+		if err := c.need(act.Coordinate != nil, "coordinate"); err != nil {
+			return anthOut{}, err
+		}
+	}
+	if err := c.need(act.ScrollDirection != "", "scroll_direction"); err != nil {
+		return anthOut{}, err
+	}
+	if err := c.need(act.ScrollAmount != nil, "scroll_amount"); err != nil {
+		return anthOut{}, err
+	}
+	n := *act.ScrollAmount
+	if n < 0 || n > api.MaxScroll {
+		return anthOut{}, toolErrorf("scroll_amount must be between 0 and %d, got %d", api.MaxScroll, n)
+	}
+	p, err := c.point(act.Coordinate, "coordinate")
+	if err != nil {
+		return anthOut{}, err
+	}
+	s := api.Action{Type: api.ActionScroll}
+	switch act.ScrollDirection {
+	case "up":
+		s.DY = -n
+	case "down":
+		s.DY = n
+	case "left":
+		s.DX = -n
+	case "right":
+		s.DX = n
+	default:
+		return anthOut{}, toolErrorf("scroll_direction must be up, down, left or right, got %q", act.ScrollDirection)
+	}
+	if p != nil {
+		s.X, s.Y = &p.X, &p.Y
+	}
+	if n == 0 {
+		if p != nil {
+			return anthOut{actions: []api.Action{{Type: api.ActionMove, X: &p.X, Y: &p.Y}}}, nil
+		}
+		return anthOut{}, nil
+	}
+	actions, err := withModifiers(act.Text, s)
+	return anthOut{actions: actions}, err
+}
+
+func anthHoldKey(c *anthCall) (anthOut, error) {
+	act := c.act
+	if err := c.need(act.Text != nil, "text"); err != nil {
+		return anthOut{}, err
+	}
+	if err := c.need(act.Duration != nil, "duration"); err != nil {
+		return anthOut{}, err
+	}
+	if err := checkDuration(*act.Duration); err != nil {
+		return anthOut{}, err
+	}
+	keys, err := parseCombo(strings.TrimSpace(*act.Text), false)
+	if err != nil {
+		return anthOut{}, toolErrorf("hold_key: %v", err)
+	}
+	var out anthOut
+	for _, k := range keys {
+		out.actions = append(out.actions, api.Action{Type: api.ActionKeyDown, Key: k})
+	}
+	out.actions = append(out.actions, waitActions(*act.Duration)...)
+	for i := len(keys) - 1; i >= 0; i-- {
+		out.actions = append(out.actions, api.Action{Type: api.ActionKeyUp, Key: keys[i]})
+	}
+	return out, nil
+}
+
+func anthMouseDown(c *anthCall) (anthOut, error) {
+	if c.e.leftHeld {
+		return anthOut{}, toolErrorf("the left mouse button is already held; call left_mouse_up first")
+	}
+	c.e.leftHeld = true
+	return anthOut{actions: []api.Action{{Type: api.ActionButtonDown, Button: api.ButtonLeft}}}, nil
+}
+
+func anthMouseUp(c *anthCall) (anthOut, error) {
+	c.e.leftHeld = false
+	return anthOut{actions: []api.Action{{Type: api.ActionButtonUp, Button: api.ButtonLeft}}}, nil
+}
+
+func anthWait(c *anthCall) (anthOut, error) {
+	if err := c.need(c.act.Duration != nil, "duration"); err != nil {
+		return anthOut{}, err
+	}
+	if err := checkDuration(*c.act.Duration); err != nil {
+		return anthOut{}, err
+	}
+	actions := waitActions(*c.act.Duration)
+	if len(actions) == 0 && !c.apiTool {
+		return anthOut{steps: []Step{textStep("OK")}, final: true}, nil
+	}
+	return anthOut{actions: actions}, nil
+}
+
+func anthScreenshot(c *anthCall) (anthOut, error) {
+	return anthOut{steps: []Step{{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(c.e.screen.Width, c.e.screen.Height), Remember: true}}}, final: true}, nil
+}
+
+func anthCursorPosition(c *anthCall) (anthOut, error) {
+	return anthOut{steps: []Step{{Op: opCursor, Space: c.sp}}, final: true}, nil
+}
+
+func anthZoom(c *anthCall) (anthOut, error) {
+	if err := c.need(c.act.Region != nil, "region"); err != nil {
+		return anthOut{}, err
+	}
+	r, err := c.e.rectToScreen(c.sp, c.act.Region)
+	if err != nil {
+		return anthOut{}, toolErrorf("zoom: %v", err)
+	}
+	return anthOut{steps: []Step{{Op: opScreenshot, Capture: &Capture{Region: &r, MaxWidth: fitWidth(r.X1-r.X0, r.Y1-r.Y0)}}}, final: true}, nil
 }
 
 func checkDuration(d float64) error {
@@ -406,33 +491,33 @@ func checkDuration(d float64) error {
 
 // withModifiers holds the keys of an xdotool-style combo ("shift",
 // "ctrl+shift") around an action.
-func withModifiers(text *string, a wire.Action) ([]wire.Action, error) {
+func withModifiers(text *string, a api.Action) ([]api.Action, error) {
 	if text == nil || strings.TrimSpace(*text) == "" {
-		return []wire.Action{a}, nil
+		return []api.Action{a}, nil
 	}
 	keys, err := parseCombo(strings.TrimSpace(*text), false)
 	if err != nil {
 		return nil, toolErrorf("text (modifiers): %v", err)
 	}
-	var out []wire.Action
+	var out []api.Action
 	for _, k := range keys {
-		out = append(out, wire.Action{Type: wire.ActionKeyDown, Key: k})
+		out = append(out, api.Action{Type: api.ActionKeyDown, Key: k})
 	}
 	out = append(out, a)
 	for i := len(keys) - 1; i >= 0; i-- {
-		out = append(out, wire.Action{Type: wire.ActionKeyUp, Key: keys[i]})
+		out = append(out, api.Action{Type: api.ActionKeyUp, Key: keys[i]})
 	}
 	return out, nil
 }
 
-// typeActions types text in core actions of at most wire.MaxTextLen
+// typeActions types text in core actions of at most api.MaxTextLen
 // characters each.
-func typeActions(text string) []wire.Action {
-	var out []wire.Action
+func typeActions(text string) []api.Action {
+	var out []api.Action
 	r := []rune(text)
 	for len(r) > 0 {
-		n := min(len(r), wire.MaxTextLen)
-		out = append(out, wire.Action{Type: wire.ActionType, Text: string(r[:n])})
+		n := min(len(r), api.MaxTextLen)
+		out = append(out, api.Action{Type: api.ActionType, Text: string(r[:n])})
 		r = r[n:]
 	}
 	return out
@@ -521,7 +606,7 @@ func openApplication(ctx context.Context, d Desktop, app string) (Result, error)
 		}
 	}
 	prog := strings.ToLower(app)
-	res, err := d.Exec(ctx, wire.ExecRequest{
+	res, err := d.Exec(ctx, api.ExecRequest{
 		Cmd:       []string{"sh", "-c", `command -v "$1" >/dev/null 2>&1 || exit 127; setsid "$1" >/dev/null 2>&1 </dev/null &`, "sh", prog},
 		TimeoutMS: 10_000,
 	})
@@ -539,9 +624,9 @@ func openApplication(ctx context.Context, d Desktop, app string) (Result, error)
 
 // matchWindow finds the window whose title or class contains name,
 // preferring the active one.
-func matchWindow(wins []wire.Window, name string) (wire.Window, bool) {
+func matchWindow(wins []api.Window, name string) (api.Window, bool) {
 	name = strings.ToLower(name)
-	var found *wire.Window
+	var found *api.Window
 	for i, w := range wins {
 		if strings.Contains(strings.ToLower(w.Title), name) || strings.Contains(strings.ToLower(w.Class), name) {
 			if found == nil || w.Active {
@@ -550,7 +635,7 @@ func matchWindow(wins []wire.Window, name string) (wire.Window, bool) {
 		}
 	}
 	if found == nil {
-		return wire.Window{}, false
+		return api.Window{}, false
 	}
 	return *found, true
 }

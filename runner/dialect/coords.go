@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // space is the coordinate space a model's coordinates are in.
@@ -32,48 +32,48 @@ const (
 
 // env is what compiling a call may depend on.
 type env struct {
-	screen   wire.Screen // the real screen; zero if unknown
-	shot     wire.Screen // the last screenshot the model saw; zero if none
-	leftHeld bool        // the left mouse button is held (left_mouse_down)
+	screen   api.Screen // the real screen; zero if unknown
+	shot     api.Screen // the last screenshot the model saw; zero if none
+	leftHeld bool       // the left mouse button is held (left_mouse_down)
 }
 
 // toScreen converts a model's point in sp to real screen pixels. It is the
 // one place coordinates are scaled. Points outside the space are refused
 // with a message in the model's terms.
-func (e env) toScreen(sp space, x, y float64) (wire.Point, error) {
+func (e env) toScreen(sp space, x, y float64) (api.Point, error) {
 	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
-		return wire.Point{}, fmt.Errorf("coordinate (%s, %s) is not a number", fmtCoord(x), fmtCoord(y))
+		return api.Point{}, fmt.Errorf("coordinate (%s, %s) is not a number", fmtCoord(x), fmtCoord(y))
 	}
 	w, h := e.screen.Width, e.screen.Height
 	switch sp {
 	case normalizedSpace:
 		if x < 0 || x > 100 || y < 0 || y > 100 {
-			return wire.Point{}, fmt.Errorf("coordinate (%s, %s) is outside 0..100", fmtCoord(x), fmtCoord(y))
+			return api.Point{}, fmt.Errorf("coordinate (%s, %s) is outside 0..100", fmtCoord(x), fmtCoord(y))
 		}
 		if w == 0 || h == 0 {
-			return wire.Point{}, fmt.Errorf("the screen size is unknown")
+			return api.Point{}, fmt.Errorf("the screen size is unknown")
 		}
-		return wire.Point{X: clamp(math.Round(x*float64(w)/100), w), Y: clamp(math.Round(y*float64(h)/100), h)}, nil
+		return api.Point{X: clamp(math.Round(x*float64(w)/100), w), Y: clamp(math.Round(y*float64(h)/100), h)}, nil
 	case pixelSpace:
 		if e.shot.Width > 0 && e.shot.Height > 0 && w > 0 && h > 0 {
 			if x < 0 || y < 0 || x >= float64(e.shot.Width) || y >= float64(e.shot.Height) {
-				return wire.Point{}, fmt.Errorf("coordinate (%s, %s) is outside the screenshot (%dx%d)",
+				return api.Point{}, fmt.Errorf("coordinate (%s, %s) is outside the screenshot (%dx%d)",
 					fmtCoord(x), fmtCoord(y), e.shot.Width, e.shot.Height)
 			}
-			return wire.Point{
+			return api.Point{
 				X: clamp(math.Round(x*float64(w)/float64(e.shot.Width)), w),
 				Y: clamp(math.Round(y*float64(h)/float64(e.shot.Height)), h),
 			}, nil
 		}
 	}
 	if x < 0 || y < 0 || (w > 0 && x >= float64(w)) || (h > 0 && y >= float64(h)) {
-		return wire.Point{}, fmt.Errorf("coordinate (%s, %s) is outside the screen (%dx%d)", fmtCoord(x), fmtCoord(y), w, h)
+		return api.Point{}, fmt.Errorf("coordinate (%s, %s) is outside the screen (%dx%d)", fmtCoord(x), fmtCoord(y), w, h)
 	}
-	return wire.Point{X: int(math.Round(x)), Y: int(math.Round(y))}, nil
+	return api.Point{X: int(math.Round(x)), Y: int(math.Round(y))}, nil
 }
 
 // fromScreen converts a real screen point to sp, for reporting the cursor.
-func (e env) fromScreen(sp space, p wire.Point) (x, y float64) {
+func (e env) fromScreen(sp space, p api.Point) (x, y float64) {
 	w, h := e.screen.Width, e.screen.Height
 	switch {
 	case sp == normalizedSpace && w > 0 && h > 0:
@@ -87,9 +87,9 @@ func (e env) fromScreen(sp space, p wire.Point) (x, y float64) {
 
 // rectToScreen converts a rectangle x0,y0,x1,y1 in sp (x1,y1 exclusive,
 // up to the width and height of the space) to real screen pixels.
-func (e env) rectToScreen(sp space, r []float64) (wire.Rect, error) {
+func (e env) rectToScreen(sp space, r []float64) (api.Rect, error) {
 	if len(r) != 4 {
-		return wire.Rect{}, fmt.Errorf("region: want 4 numbers (x0, y0, x1, y1), got %d", len(r))
+		return api.Rect{}, fmt.Errorf("region: want 4 numbers (x0, y0, x1, y1), got %d", len(r))
 	}
 	w, h := float64(e.screen.Width), float64(e.screen.Height)
 	sw, sh := w, h
@@ -101,13 +101,13 @@ func (e env) rectToScreen(sp space, r []float64) (wire.Rect, error) {
 	}
 	x0, y0, x1, y1 := r[0], r[1], r[2], r[3]
 	if !(x0 >= 0 && y0 >= 0 && x1 <= sw && y1 <= sh && x0 < x1 && y0 < y1) {
-		return wire.Rect{}, fmt.Errorf("region (%s, %s, %s, %s) is not a rectangle within 0,0,%s,%s (want x0<x1, y0<y1)",
+		return api.Rect{}, fmt.Errorf("region (%s, %s, %s, %s) is not a rectangle within 0,0,%s,%s (want x0<x1, y0<y1)",
 			fmtCoord(x0), fmtCoord(y0), fmtCoord(x1), fmtCoord(y1), fmtCoord(sw), fmtCoord(sh))
 	}
 	if w == 0 || h == 0 {
-		return wire.Rect{}, fmt.Errorf("the screen size is unknown")
+		return api.Rect{}, fmt.Errorf("the screen size is unknown")
 	}
-	rect := wire.Rect{
+	rect := api.Rect{
 		X0: int(math.Floor(x0 * w / sw)), Y0: int(math.Floor(y0 * h / sh)),
 		X1: int(math.Ceil(x1 * w / sw)), Y1: int(math.Ceil(y1 * h / sh)),
 	}

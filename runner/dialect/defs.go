@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api/tool"
 	"gopkg.in/yaml.v3"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api/tool"
 )
 
 // TestDefinitions validates every built-in tool definition of every
@@ -84,7 +84,7 @@ func TestAnthropicMCPToolList(t *testing.T) {
 		"right_click", "middle_click", "type", "key", "scroll", "left_click_drag", "mouse_move",
 		"open_application", "switch_display", "list_granted_applications", "read_clipboard",
 		"write_clipboard", "wait", "cursor_position", "hold_key", "left_mouse_down", "left_mouse_up",
-		"computer_batch",
+		"computer_batch", "click_element", "type_into_element",
 	}
 	want := append(slices.Sorted(slices.Values(append(seed, "computer", "bash", "str_replace_based_edit_tool"))), infoToolName)
 	for _, dn := range []string{"anthropic", "anthropic_normalized"} {

@@ -2,7 +2,7 @@
 // computer_13 tools and its pyautogui action space, Anthropic's
 // computer-use tools and their MCP form, OpenAI's computer-use actions,
 // hermes' computer_use tool, and the shell and file tools of a sandbox)
-// and turns each tool call into the core actions of [wire.Action], which
+// and turns each tool call into the core actions of [api.Action], which
 // agentd executes, or, for pyautogui code, runs it in the sandbox with
 // the pyautogui module that drives agentd. A dialect never talks to X11.
 //
@@ -24,8 +24,8 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/tool"
 )
 
 // Desktop is what a dialect drives: one session's desktop. A runner
@@ -34,11 +34,11 @@ import (
 // tool errors; other errors are infrastructure failures. ReadFile reports
 // a missing file with an error for which errdefs.IsNotFound holds.
 type Desktop interface {
-	Input(ctx context.Context, actions []wire.Action) (wire.InputResult, error)
-	Screenshot(ctx context.Context, o wire.ScreenshotOptions) (wire.Screenshot, error)
-	Cursor(ctx context.Context) (wire.Point, error)
-	Screen(ctx context.Context) (wire.Screen, error)
-	Exec(ctx context.Context, r wire.ExecRequest) (wire.ExecResult, error)
+	Input(ctx context.Context, actions []api.Action) (api.InputResult, error)
+	Screenshot(ctx context.Context, o api.ScreenshotOptions) (api.Screenshot, error)
+	Cursor(ctx context.Context) (api.Point, error)
+	Screen(ctx context.Context) (api.Screen, error)
+	Exec(ctx context.Context, r api.ExecRequest) (api.ExecResult, error)
 	ReadFile(ctx context.Context, path string) ([]byte, error)
 	WriteFile(ctx context.Context, path string, data []byte) error
 }
@@ -47,8 +47,18 @@ type Desktop interface {
 // top-level windows (hermes' list_apps and focus_app, Anthropic's
 // open_application). Without it those tools answer "not available".
 type WindowManager interface {
-	Windows(ctx context.Context) ([]wire.Window, error)
+	Windows(ctx context.Context) ([]api.Window, error)
 	ActivateWindow(ctx context.Context, id uint32) error
+}
+
+// Accessible is implemented by desktops that read accessibility trees
+// (agentd's AT-SPI): hermes' som and ax captures and element targeting,
+// Anthropic's click_element and type_into_element. Without it those answer
+// "not available".
+type Accessible interface {
+	Accessibility(ctx context.Context, format, app string) (api.Accessibility, error)
+	SetOfMarks(ctx context.Context, app string, maxWidth int) (api.SetOfMarks, error)
+	ElementAction(ctx context.Context, a api.ElementAction) error
 }
 
 // ClipboardAccess is implemented by desktops that read and write the
@@ -66,11 +76,20 @@ type ClipboardAccess interface {
 // shell tools run each command to completion through Exec and remember
 // the console text in [State].
 type ShellHost interface {
-	ShellExec(ctx context.Context, id string, r wire.ShellExecRequest) (wire.Shell, error)
-	ShellView(ctx context.Context, id string) (wire.Shell, error)
-	ShellWait(ctx context.Context, id string, r wire.ShellWaitRequest) (wire.Shell, error)
-	ShellWrite(ctx context.Context, id string, r wire.ShellWriteRequest) (wire.Shell, error)
-	ShellKill(ctx context.Context, id string) (wire.Shell, error)
+	ShellExec(ctx context.Context, id string, r api.ShellExecRequest) (api.Shell, error)
+	ShellView(ctx context.Context, id string) (api.Shell, error)
+	ShellWait(ctx context.Context, id string, r api.ShellWaitRequest) (api.Shell, error)
+	ShellWrite(ctx context.Context, id string, r api.ShellWriteRequest) (api.Shell, error)
+	ShellKill(ctx context.Context, id string) (api.Shell, error)
+}
+
+// BrowserHost is implemented by desktops whose agentd drives a browser
+// (the browser_* tools of the sandbox dialect). Action is one of
+// [api.BrowserActions]; bad arguments are errors for which
+// errdefs.IsInvalidArgument holds, a stale element index or a JavaScript
+// exception one for which errdefs.IsFailedPrecondition holds.
+type BrowserHost interface {
+	Browser(ctx context.Context, action string, r api.BrowserRequest) (api.BrowserResult, error)
 }
 
 // Dialect is one agent tool vocabulary. Implementations are stateless
@@ -160,48 +179,11 @@ func Find(dialectName, toolName string) (tool.Definition, bool) {
 	return defs[i], true
 }
 
-// Result is the answer to a tool call, general enough for REST and MCP.
-type Result struct {
-	// Content is what the model sees: text and images, in order.
-	Content []Part `json:"content"`
-	// IsError marks a tool-level failure: invalid arguments or an
-	// action the desktop refused. Content holds the dialect's message.
-	IsError bool `json:"is_error,omitempty"`
-	// Structured is a machine-readable form of the result, when the
-	// dialect has one (the OSWorld step envelope); MCP sends it as
-	// structured content.
-	Structured any `json:"structured,omitempty"`
-	// Done reports that the agent ended the episode (OSWorld DONE or
-	// FAIL).
-	Done bool `json:"done,omitempty"`
-}
+// Result is the answer to a tool call: the contract's [api.ToolResult].
+type Result = api.ToolResult
 
-// Part is one piece of a Result's content.
-type Part struct {
-	// Type is "text" or "image".
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
-	// MIMEType and Data hold an image ("image/png", "image/jpeg").
-	MIMEType string `json:"mime_type,omitempty"`
-	Data     []byte `json:"data,omitempty"`
-	// Width and Height are an image's size in pixels.
-	Width  int `json:"width,omitempty"`
-	Height int `json:"height,omitempty"`
-}
-
-// Text returns the concatenated text parts of r, one per line.
-func (r Result) Text() string {
-	var s string
-	for _, p := range r.Content {
-		if p.Type == "text" {
-			if s != "" {
-				s += "\n"
-			}
-			s += p.Text
-		}
-	}
-	return s
-}
+// Part is one piece of a Result's content: the contract's [api.ToolPart].
+type Part = api.ToolPart
 
 func textResult(s string) Result { return Result{Content: []Part{{Type: "text", Text: s}}} }
 

@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // editorToolName is Anthropic's text editor tool: view, create,
@@ -71,7 +71,7 @@ func editTool(ctx context.Context, d Desktop, st *State, dl Dialect, args json.R
 			if hasRange {
 				return errorResult("The `view_range` parameter is not allowed when `path` points to a directory."), nil
 			}
-			res, err := d.Exec(ctx, wire.ExecRequest{Cmd: []string{"find", p, "-maxdepth", "2", "-not", "-path", "*/.*"}})
+			res, err := d.Exec(ctx, api.ExecRequest{Cmd: []string{"find", p, "-maxdepth", "2", "-not", "-path", "*/.*"}})
 			if err != nil {
 				return fail(fmt.Errorf("list %s: %w", p, err))
 			}
@@ -158,7 +158,7 @@ func editTool(ctx context.Context, d Desktop, st *State, dl Dialect, args json.R
 // probePath reports whether p is a directory ("dir"), another existing
 // file ("file") or missing ("none").
 func probePath(ctx context.Context, d Desktop, p string) (string, error) {
-	res, err := d.Exec(ctx, wire.ExecRequest{
+	res, err := d.Exec(ctx, api.ExecRequest{
 		Cmd:       []string{"sh", "-c", `if [ -d "$1" ]; then echo dir; elif [ -e "$1" ]; then echo file; else echo none; fi`, "sh", p},
 		TimeoutMS: 10_000,
 	})

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/x11/keysym"
 )
 
@@ -27,13 +27,13 @@ type fakeConfig struct {
 	// Exec answers commands the fake does not emulate (and the commands
 	// of shells kept without a ShellHost), in order; when used up, a
 	// command exits 0 without output.
-	Exec []wire.ExecResult `json:"exec"`
+	Exec []api.ExecResult `json:"exec"`
 	// Windows are the top-level windows.
-	Windows []wire.Window `json:"windows"`
+	Windows []api.Window `json:"windows"`
 	// Clipboard is the clipboard's text.
 	Clipboard string `json:"clipboard"`
 	// Shells are the shell sessions agentd keeps.
-	Shells map[string]wire.Shell `json:"shells"`
+	Shells map[string]api.Shell `json:"shells"`
 	// InputFail makes the desktop refuse an input request: the Call-th
 	// request (1-based, counted from the call under test) runs its actions
 	// before Index and refuses the one at Index with Message.
@@ -48,18 +48,18 @@ type fakeConfig struct {
 }
 
 // fakeDesktop is a scriptable desktop that records every call in trace.
-// Input is checked as agentd checks it (wire.InputRequest.Validate with
+// Input is checked as agentd checks it (api.InputRequest.Validate with
 // the X keysym names), so actions agentd would refuse are refused here
 // with agentd's message.
 type fakeDesktop struct {
 	cfg       fakeConfig
-	screen    wire.Screen
-	cursor    wire.Point
+	screen    api.Screen
+	cursor    api.Point
 	files     map[string]string
 	dirs      map[string]bool
-	exec      []wire.ExecResult
+	exec      []api.ExecResult
 	clipboard string
-	shells    map[string]wire.Shell
+	shells    map[string]api.Shell
 	inputs    int // input requests since the trace was reset
 	trace     []string
 }
@@ -67,16 +67,16 @@ type fakeDesktop struct {
 func newFake(cfg fakeConfig) *fakeDesktop {
 	f := &fakeDesktop{
 		cfg:       cfg,
-		screen:    wire.Screen{Width: 1280, Height: 800},
-		cursor:    wire.Point{X: cfg.Cursor[0], Y: cfg.Cursor[1]},
+		screen:    api.Screen{Width: 1280, Height: 800},
+		cursor:    api.Point{X: cfg.Cursor[0], Y: cfg.Cursor[1]},
 		files:     map[string]string{},
 		dirs:      map[string]bool{"/": true},
 		exec:      cfg.Exec,
 		clipboard: cfg.Clipboard,
-		shells:    map[string]wire.Shell{},
+		shells:    map[string]api.Shell{},
 	}
 	if cfg.Screen != nil {
-		f.screen = wire.Screen{Width: cfg.Screen[0], Height: cfg.Screen[1]}
+		f.screen = api.Screen{Width: cfg.Screen[0], Height: cfg.Screen[1]}
 	}
 	for p, c := range cfg.Files {
 		f.files[p] = c
@@ -153,35 +153,35 @@ func compactJSON(v any) string {
 
 func knownKeysym(name string) bool { _, ok := keysym.ByName(name); return ok }
 
-func (f *fakeDesktop) Input(_ context.Context, actions []wire.Action) (wire.InputResult, error) {
+func (f *fakeDesktop) Input(_ context.Context, actions []api.Action) (api.InputResult, error) {
 	f.inputs++
 	f.log("input %s", compactJSON(actions))
-	if err := (wire.InputRequest{Actions: actions}).Validate(f.screen, knownKeysym); err != nil {
+	if err := (api.InputRequest{Actions: actions}).Validate(f.screen, knownKeysym); err != nil {
 		f.log("  -> refused: %v", err)
-		return wire.InputResult{}, err
+		return api.InputResult{}, err
 	}
-	var res wire.InputResult
+	var res api.InputResult
 	for i, a := range actions {
 		if fail := f.cfg.InputFail; fail != nil && fail.Call == f.inputs && fail.Index == i {
-			e := &wire.Error{Code: "failed_precondition", Message: fail.Message}
-			res.Results = append(res.Results, wire.ActionResult{Index: i, Type: a.Type, Error: e})
+			e := &api.Error{Code: "failed_precondition", Message: fail.Message}
+			res.Results = append(res.Results, api.ActionResult{Index: i, Type: a.Type, Error: e})
 			res.Error = e
 			f.log("  -> action %d failed: %s", i, fail.Message)
 			return res, nil
 		}
-		res.Results = append(res.Results, wire.ActionResult{Index: i, Type: a.Type, OK: true})
+		res.Results = append(res.Results, api.ActionResult{Index: i, Type: a.Type, OK: true})
 		switch {
 		case a.X != nil && a.Y != nil:
-			f.cursor = wire.Point{X: *a.X, Y: *a.Y}
-		case a.Type == wire.ActionDrag:
+			f.cursor = api.Point{X: *a.X, Y: *a.Y}
+		case a.Type == api.ActionDrag:
 			last := a.Path[len(a.Path)-1]
-			f.cursor = wire.Point{X: last[0], Y: last[1]}
+			f.cursor = api.Point{X: last[0], Y: last[1]}
 		}
 	}
 	return res, nil
 }
 
-func (f *fakeDesktop) Screenshot(_ context.Context, o wire.ScreenshotOptions) (wire.Screenshot, error) {
+func (f *fakeDesktop) Screenshot(_ context.Context, o api.ScreenshotOptions) (api.Screenshot, error) {
 	w, h := f.screen.Width, f.screen.Height
 	desc := o.Format
 	if o.Region != nil {
@@ -197,15 +197,15 @@ func (f *fakeDesktop) Screenshot(_ context.Context, o wire.ScreenshotOptions) (w
 		}
 	}
 	f.log("screenshot %s -> %dx%d", desc, w, h)
-	return wire.Screenshot{Data: []byte("\x89PNG"), Format: wire.FormatPNG, Width: w, Height: h, Scale: scale, Screen: f.screen}, nil
+	return api.Screenshot{Data: []byte("\x89PNG"), Format: api.FormatPNG, Width: w, Height: h, Scale: scale, Screen: f.screen}, nil
 }
 
-func (f *fakeDesktop) Cursor(context.Context) (wire.Point, error) {
+func (f *fakeDesktop) Cursor(context.Context) (api.Point, error) {
 	f.log("cursor -> %d,%d", f.cursor.X, f.cursor.Y)
 	return f.cursor, nil
 }
 
-func (f *fakeDesktop) Screen(context.Context) (wire.Screen, error) {
+func (f *fakeDesktop) Screen(context.Context) (api.Screen, error) {
 	f.log("screen -> %dx%d", f.screen.Width, f.screen.Height)
 	return f.screen, nil
 }
@@ -213,7 +213,7 @@ func (f *fakeDesktop) Screen(context.Context) (wire.Screen, error) {
 // Exec emulates the few commands the dialects run (probing a path,
 // mkdir -p, listing a directory, a command of a shell kept without a
 // ShellHost) and answers others from cfg.Exec.
-func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResult, error) {
+func (f *fakeDesktop) Exec(_ context.Context, r api.ExecRequest) (api.ExecResult, error) {
 	c := r.Cmd
 	switch {
 	case len(c) == 5 && c[0] == "sh" && strings.Contains(c[2], `[ -d "$1" ]`):
@@ -224,11 +224,11 @@ func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResu
 			kind = "file"
 		}
 		f.log("exec probe %s -> %s", c[4], kind)
-		return wire.ExecResult{Stdout: kind + "\n"}, nil
+		return api.ExecResult{Stdout: kind + "\n"}, nil
 	case len(c) == 3 && c[0] == "mkdir" && c[1] == "-p":
 		f.log("exec mkdir -p %s", c[2])
 		f.dirs[c[2]] = true
-		return wire.ExecResult{}, nil
+		return api.ExecResult{}, nil
 	case len(c) > 2 && c[0] == "find":
 		var out []string
 		for p := range f.dirs {
@@ -243,7 +243,7 @@ func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResu
 		}
 		sort.Strings(out)
 		f.log("exec find %s", c[1])
-		return wire.ExecResult{Stdout: strings.Join(out, "\n") + "\n"}, nil
+		return api.ExecResult{Stdout: strings.Join(out, "\n") + "\n"}, nil
 	case len(c) == 6 && c[0] == "bash" && c[2] == fallbackScript:
 		// The script runs the command in directory c[4] and prints the
 		// directory it ends in; "cd DIR" is the one command emulated.
@@ -251,7 +251,7 @@ func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResu
 		if dir == "" {
 			dir = "/home/user"
 		}
-		var res wire.ExecResult
+		var res api.ExecResult
 		if to, ok := strings.CutPrefix(c[5], "cd "); ok {
 			dir = strings.TrimSpace(to)
 		} else {
@@ -266,9 +266,9 @@ func (f *fakeDesktop) Exec(_ context.Context, r wire.ExecRequest) (wire.ExecResu
 	return res, nil
 }
 
-func (f *fakeDesktop) nextExec() wire.ExecResult {
+func (f *fakeDesktop) nextExec() api.ExecResult {
 	if len(f.exec) == 0 {
-		return wire.ExecResult{}
+		return api.ExecResult{}
 	}
 	res := f.exec[0]
 	f.exec = f.exec[1:]
@@ -291,7 +291,7 @@ func (f *fakeDesktop) WriteFile(_ context.Context, p string, data []byte) error 
 	return nil
 }
 
-func (f *fakeDesktop) Windows(context.Context) ([]wire.Window, error) {
+func (f *fakeDesktop) Windows(context.Context) ([]api.Window, error) {
 	f.log("windows -> %d", len(f.cfg.Windows))
 	return slices.Clone(f.cfg.Windows), nil
 }
@@ -312,11 +312,11 @@ func (f *fakeDesktop) SetClipboard(_ context.Context, text string) error {
 	return nil
 }
 
-func (f *fakeDesktop) ShellExec(_ context.Context, id string, r wire.ShellExecRequest) (wire.Shell, error) {
+func (f *fakeDesktop) ShellExec(_ context.Context, id string, r api.ShellExecRequest) (api.Shell, error) {
 	f.log("shell_exec %s %s", id, compactJSON(r))
 	s, ok := f.shells[id]
 	if !ok {
-		s = wire.Shell{ID: id, ExitCode: new(0)}
+		s = api.Shell{ID: id, ExitCode: new(0)}
 	}
 	s.ID, s.Command = id, r.Command
 	if r.Dir != "" {
@@ -326,16 +326,16 @@ func (f *fakeDesktop) ShellExec(_ context.Context, id string, r wire.ShellExecRe
 	return s, nil
 }
 
-func (f *fakeDesktop) shell(op, id string) (wire.Shell, error) {
+func (f *fakeDesktop) shell(op, id string) (api.Shell, error) {
 	s, ok := f.shells[id]
 	if !ok {
 		f.log("%s %s -> not found", op, id)
-		return wire.Shell{}, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("no shell session %q", id))
+		return api.Shell{}, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("no shell session %q", id))
 	}
 	return s, nil
 }
 
-func (f *fakeDesktop) ShellView(_ context.Context, id string) (wire.Shell, error) {
+func (f *fakeDesktop) ShellView(_ context.Context, id string) (api.Shell, error) {
 	s, err := f.shell("shell_view", id)
 	if err == nil {
 		f.log("shell_view %s", id)
@@ -343,7 +343,7 @@ func (f *fakeDesktop) ShellView(_ context.Context, id string) (wire.Shell, error
 	return s, err
 }
 
-func (f *fakeDesktop) ShellWait(_ context.Context, id string, r wire.ShellWaitRequest) (wire.Shell, error) {
+func (f *fakeDesktop) ShellWait(_ context.Context, id string, r api.ShellWaitRequest) (api.Shell, error) {
 	s, err := f.shell("shell_wait", id)
 	if err == nil {
 		f.log("shell_wait %s %s", id, compactJSON(r))
@@ -351,14 +351,14 @@ func (f *fakeDesktop) ShellWait(_ context.Context, id string, r wire.ShellWaitRe
 	return s, err
 }
 
-func (f *fakeDesktop) ShellWrite(_ context.Context, id string, r wire.ShellWriteRequest) (wire.Shell, error) {
+func (f *fakeDesktop) ShellWrite(_ context.Context, id string, r api.ShellWriteRequest) (api.Shell, error) {
 	s, err := f.shell("shell_write", id)
 	if err != nil {
 		return s, err
 	}
 	f.log("shell_write %s %s", id, compactJSON(r))
 	if !s.Running {
-		return wire.Shell{}, errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("no process is running in shell session %q", id))
+		return api.Shell{}, errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("no process is running in shell session %q", id))
 	}
 	s.Output += r.Input
 	if r.PressEnter {
@@ -368,7 +368,7 @@ func (f *fakeDesktop) ShellWrite(_ context.Context, id string, r wire.ShellWrite
 	return s, nil
 }
 
-func (f *fakeDesktop) ShellKill(_ context.Context, id string) (wire.Shell, error) {
+func (f *fakeDesktop) ShellKill(_ context.Context, id string) (api.Shell, error) {
 	s, err := f.shell("shell_kill", id)
 	if err != nil {
 		return s, err

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // The sandbox's file tools (seeds/004): file_read, file_write,
@@ -16,7 +16,7 @@ import (
 
 // maxImageBytes bounds the file image_view reads. The MCP server fits
 // what it sends under its clients' limit (MaxResultBytes of package
-// api/mcp); this only keeps a huge file from being read at all.
+// server/mcp); this only keeps a huge file from being read at all.
 const maxImageBytes = 20 << 20
 
 func fileTool(ctx context.Context, d Desktop, name string, m map[string]any) (Result, error) {
@@ -82,7 +82,7 @@ func fileTool(ctx context.Context, d Desktop, name string, m map[string]any) (Re
 			}
 			data = append(old, data...)
 		}
-		if res, err := d.Exec(ctx, wire.ExecRequest{Cmd: []string{"mkdir", "-p", path.Dir(p)}, TimeoutMS: 10_000}); err != nil {
+		if res, err := d.Exec(ctx, api.ExecRequest{Cmd: []string{"mkdir", "-p", path.Dir(p)}, TimeoutMS: 10_000}); err != nil {
 			return fail("create the directory of", err)
 		} else if res.ExitCode != 0 {
 			return errorResult(fmt.Sprintf("create the directory of %s: %s", p, strings.TrimSpace(res.Stderr))), nil

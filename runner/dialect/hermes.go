@@ -8,16 +8,19 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/tool"
 )
 
 // hermes is hermes-agent's single computer_use tool (seeds/001): an
 // `action` discriminator, pixel coordinates in the screen space a vision
 // capture reports, modifiers, drag, scroll, key combos and capture_after.
-// Targeting by accessibility element (SOM index, mode som or ax,
-// set_value) needs an accessibility tree, which deskrun does not have
-// yet: those calls answer a "not available" error rather than guess.
+// On a desktop that reads accessibility trees (Accessible, agentd's
+// AT-SPI) capture defaults to mode som (the screenshot with numbered
+// marks and the element list) and takes mode ax (the list alone), app and
+// max_elements; click, drag and set_value take element indexes of the last
+// capture (hermes_ax.go). Elsewhere those calls answer "not available"
+// rather than guess.
 type hermes struct{}
 
 func (hermes) Name() string { return "hermes" }
@@ -40,9 +43,15 @@ func (h hermes) Call(ctx context.Context, d Desktop, st *State, name string, arg
 	if err != nil {
 		return errorResult(errMessage(err)), nil
 	}
-	switch act, _ := m["action"].(string); act {
+	act, _ := m["action"].(string)
+	switch act {
 	case "list_apps", "focus_app":
 		return h.apps(ctx, d, act, m)
+	}
+	if ax, ok := d.(Accessible); ok {
+		if r, done, err := h.accessible(ctx, d, ax, st, act, m); done {
+			return r, err
+		}
 	}
 	e, err := st.loadEnv(ctx, d)
 	if err != nil {
@@ -75,17 +84,6 @@ func (h hermes) compile(name string, args json.RawMessage, e env) (Plan, error) 
 	}
 	act, _ := m["action"].(string)
 	capture := Step{Op: opScreenshot, Capture: &Capture{Remember: true}}
-	point := func(field string) (*wire.Point, error) {
-		c := floats(m[field])
-		if c == nil {
-			return nil, nil
-		}
-		p, err := e.toScreen(screenSpace, c[0], c[1])
-		if err != nil {
-			return nil, toolErrorf("%s: %v", field, err)
-		}
-		return &p, nil
-	}
 	for _, f := range []string{"element", "from_element", "to_element"} {
 		if _, ok := m[f]; ok && act != "capture" {
 			return Plan{}, toolErrorf(errNoAX, "targeting by "+f)
@@ -104,136 +102,28 @@ func (h hermes) compile(name string, args json.RawMessage, e env) (Plan, error) 
 			mods = append(mods, k)
 		}
 	}
-	var actions []wire.Action
-	var steps []Step
-	switch act {
-	case "capture":
-		mode, _ := m["mode"].(string)
-		switch mode {
-		case "som", "ax":
-			return Plan{}, toolErrorf(errNoAX, "capture mode '"+mode+"'")
-		case "":
-			steps = append(steps, textStep("mode 'som' (the default) is not available without an accessibility tree; this is a plain 'vision' capture."))
-		}
-		if app, _ := m["app"].(string); app != "" {
-			steps = append(steps, textStep(fmt.Sprintf("app %q: captures cover the whole screen.", app)))
-		}
-		return Plan{Steps: append(steps, capture)}, nil
-	case "click", "double_click", "right_click", "middle_click":
-		p, err := point("coordinate")
-		if err != nil {
-			return Plan{}, err
-		}
-		if p == nil {
-			return Plan{}, toolErrorf("%s needs coordinate [x, y] (element targeting is not available)", act)
-		}
-		click := wire.Action{Type: wire.ActionClick, Button: wire.ButtonLeft, Count: 1, X: &p.X, Y: &p.Y}
-		if b, _ := m["button"].(string); b != "" {
-			click.Button = b
-		}
-		switch act {
-		case "double_click":
-			click.Count = 2
-		case "right_click":
-			click.Button = wire.ButtonRight
-		case "middle_click":
-			click.Button = wire.ButtonMiddle
-		}
-		actions = []wire.Action{click}
-	case "drag":
-		from, err := point("from_coordinate")
-		if err != nil {
-			return Plan{}, err
-		}
-		to, err := point("to_coordinate")
-		if err != nil {
-			return Plan{}, err
-		}
-		if from == nil || to == nil {
-			return Plan{}, toolErrorf("drag needs from_coordinate and to_coordinate (element targeting is not available)")
-		}
-		button, _ := m["button"].(string)
-		actions = []wire.Action{{Type: wire.ActionDrag, Button: button, Path: [][2]int{{from.X, from.Y}, {to.X, to.Y}}}}
-	case "scroll":
-		dir, _ := m["direction"].(string)
-		if dir == "" {
-			return Plan{}, toolErrorf("scroll needs direction (up, down, left or right)")
-		}
-		n := 3
-		if f, ok := number(m["amount"]); ok {
-			n = int(f)
-		}
-		if n < 0 || n > wire.MaxScroll {
-			return Plan{}, toolErrorf("amount must be between 0 and %d, got %d", wire.MaxScroll, n)
-		}
-		s := wire.Action{Type: wire.ActionScroll}
-		switch dir {
-		case "up":
-			s.DY = -n
-		case "down":
-			s.DY = n
-		case "left":
-			s.DX = -n
-		case "right":
-			s.DX = n
-		}
-		p, err := point("coordinate")
-		if err != nil {
-			return Plan{}, err
-		}
-		if p != nil {
-			s.X, s.Y = &p.X, &p.Y
-		}
-		if n > 0 {
-			actions = []wire.Action{s}
-		}
-	case "type":
-		text, ok := m["text"].(string)
-		if !ok {
-			return Plan{}, toolErrorf("type needs text")
-		}
-		actions = typeActions(text)
-	case "key":
-		keys, _ := m["keys"].(string)
-		if strings.TrimSpace(keys) == "" {
-			return Plan{}, toolErrorf("key needs keys, e.g. 'ctrl+s' or 'return'")
-		}
-		combos, err := parseComboSequence(keys, true)
-		if err != nil {
-			return Plan{}, toolErrorf("keys: %v", err)
-		}
-		for _, c := range combos {
-			keys := slices.Clone(mods)
-			for _, k := range c {
-				if !slices.Contains(mods, k) {
-					keys = append(keys, k)
-				}
-			}
-			actions = append(actions, wire.Action{Type: wire.ActionKey, Keys: keys})
-		}
-		mods = nil
-	case "set_value":
-		return Plan{}, toolErrorf(errNoAX, "set_value")
-	case "wait":
-		secs := 1.0
-		if f, ok := number(m["seconds"]); ok {
-			secs = f
-		}
-		if secs < 0 || secs > 30 {
-			return Plan{}, toolErrorf("seconds must be between 0 and 30, got %s", fmtCoord(secs))
-		}
-		actions = waitActions(secs)
-	default:
+	f, ok := hermesActions[act]
+	if !ok {
 		return Plan{}, toolErrorf("unknown action %q", act)
 	}
+	c := &hermesCall{act: act, m: m, e: e, mods: mods, capture: capture}
+	actions, plan, err := f(c)
+	if err != nil {
+		return Plan{}, err
+	}
+	if plan != nil {
+		return *plan, nil
+	}
+	mods = c.mods
+	var steps []Step
 	if len(mods) > 0 {
-		var wrapped []wire.Action
+		var wrapped []api.Action
 		for _, k := range mods {
-			wrapped = append(wrapped, wire.Action{Type: wire.ActionKeyDown, Key: k})
+			wrapped = append(wrapped, api.Action{Type: api.ActionKeyDown, Key: k})
 		}
 		wrapped = append(wrapped, actions...)
 		for i := len(mods) - 1; i >= 0; i-- {
-			wrapped = append(wrapped, wire.Action{Type: wire.ActionKeyUp, Key: mods[i]})
+			wrapped = append(wrapped, api.Action{Type: api.ActionKeyUp, Key: mods[i]})
 		}
 		actions = wrapped
 	}
@@ -242,9 +132,188 @@ func (h hermes) compile(name string, args json.RawMessage, e env) (Plan, error) 
 	}
 	steps = append(steps, textStep("OK"))
 	if after, _ := m["capture_after"].(bool); after {
-		steps = append(steps, capture)
+		steps = append(steps, Step{Op: opScreenshot, Capture: &Capture{Remember: true, Settle: true}})
 	}
 	return Plan{Steps: steps}, nil
+}
+
+// hermesCall is one computer_use action being compiled: its arguments,
+// and the modifiers held around it (key consumes them itself).
+type hermesCall struct {
+	act     string
+	m       map[string]any
+	e       env
+	mods    []string
+	capture Step
+}
+
+// point converts a coordinate field to screen pixels; absent is nil.
+func (c *hermesCall) point(field string) (*api.Point, error) {
+	v := floats(c.m[field])
+	if v == nil {
+		return nil, nil
+	}
+	p, err := c.e.toScreen(screenSpace, v[0], v[1])
+	if err != nil {
+		return nil, toolErrorf("%s: %v", field, err)
+	}
+	return &p, nil
+}
+
+// hermesActions compiles each action of computer_use (but list_apps and
+// focus_app, which read the window list): the core actions to run with
+// the modifiers held, or a whole plan.
+var hermesActions = map[string]func(c *hermesCall) ([]api.Action, *Plan, error){
+	"capture":      hermesCapture,
+	"click":        hermesClick,
+	"double_click": hermesClick,
+	"right_click":  hermesClick,
+	"middle_click": hermesClick,
+	"drag":         hermesDrag,
+	"scroll":       hermesScroll,
+	"type":         hermesType,
+	"key":          hermesKey,
+	"set_value":    hermesSetValue,
+	"wait":         hermesWait,
+}
+
+func hermesCapture(c *hermesCall) ([]api.Action, *Plan, error) {
+	var steps []Step
+	mode, _ := c.m["mode"].(string)
+	switch mode {
+	case "som", "ax":
+		return nil, nil, toolErrorf(errNoAX, "capture mode '"+mode+"'")
+	case "":
+		steps = append(steps, textStep("mode 'som' (the default) is not available without an accessibility tree; this is a plain 'vision' capture."))
+	}
+	if app, _ := c.m["app"].(string); app != "" {
+		steps = append(steps, textStep(fmt.Sprintf("app %q: captures cover the whole screen.", app)))
+	}
+	return nil, &Plan{Steps: append(steps, c.capture)}, nil
+}
+
+// hermesClick compiles click, double_click, right_click and middle_click.
+func hermesClick(c *hermesCall) ([]api.Action, *Plan, error) {
+	p, err := c.point("coordinate")
+	if err != nil {
+		return nil, nil, err
+	}
+	if p == nil {
+		return nil, nil, toolErrorf("%s needs coordinate [x, y] (element targeting is not available)", c.act)
+	}
+	click := api.Action{Type: api.ActionClick, Button: api.ButtonLeft, Count: 1, X: &p.X, Y: &p.Y}
+	if b, _ := c.m["button"].(string); b != "" {
+		click.Button = b
+	}
+	switch c.act {
+	case "double_click":
+		click.Count = 2
+	case "right_click":
+		click.Button = api.ButtonRight
+	case "middle_click":
+		click.Button = api.ButtonMiddle
+	}
+	return []api.Action{click}, nil, nil
+}
+
+func hermesDrag(c *hermesCall) ([]api.Action, *Plan, error) {
+	from, err := c.point("from_coordinate")
+	if err != nil {
+		return nil, nil, err
+	}
+	to, err := c.point("to_coordinate")
+	if err != nil {
+		return nil, nil, err
+	}
+	if from == nil || to == nil {
+		return nil, nil, toolErrorf("drag needs from_coordinate and to_coordinate (element targeting is not available)")
+	}
+	button, _ := c.m["button"].(string)
+	return []api.Action{{Type: api.ActionDrag, Button: button, Path: [][2]int{{from.X, from.Y}, {to.X, to.Y}}}}, nil, nil
+}
+
+func hermesScroll(c *hermesCall) ([]api.Action, *Plan, error) {
+	dir, _ := c.m["direction"].(string)
+	if dir == "" {
+		return nil, nil, toolErrorf("scroll needs direction (up, down, left or right)")
+	}
+	n := 3
+	if f, ok := number(c.m["amount"]); ok {
+		n = int(f)
+	}
+	if n < 0 || n > api.MaxScroll {
+		return nil, nil, toolErrorf("amount must be between 0 and %d, got %d", api.MaxScroll, n)
+	}
+	s := api.Action{Type: api.ActionScroll}
+	switch dir {
+	case "up":
+		s.DY = -n
+	case "down":
+		s.DY = n
+	case "left":
+		s.DX = -n
+	case "right":
+		s.DX = n
+	}
+	p, err := c.point("coordinate")
+	if err != nil {
+		return nil, nil, err
+	}
+	if p != nil {
+		s.X, s.Y = &p.X, &p.Y
+	}
+	if n == 0 {
+		return nil, nil, nil
+	}
+	return []api.Action{s}, nil, nil
+}
+
+func hermesType(c *hermesCall) ([]api.Action, *Plan, error) {
+	text, ok := c.m["text"].(string)
+	if !ok {
+		return nil, nil, toolErrorf("type needs text")
+	}
+	return typeActions(text), nil, nil
+}
+
+// hermesKey presses each combo of keys with the modifiers pressed in it,
+// so the modifiers are not held around it again.
+func hermesKey(c *hermesCall) ([]api.Action, *Plan, error) {
+	keys, _ := c.m["keys"].(string)
+	if strings.TrimSpace(keys) == "" {
+		return nil, nil, toolErrorf("key needs keys, e.g. 'ctrl+s' or 'return'")
+	}
+	combos, err := parseComboSequence(keys, true)
+	if err != nil {
+		return nil, nil, toolErrorf("keys: %v", err)
+	}
+	var actions []api.Action
+	for _, combo := range combos {
+		keys := slices.Clone(c.mods)
+		for _, k := range combo {
+			if !slices.Contains(c.mods, k) {
+				keys = append(keys, k)
+			}
+		}
+		actions = append(actions, api.Action{Type: api.ActionKey, Keys: keys})
+	}
+	c.mods = nil
+	return actions, nil, nil
+}
+
+func hermesSetValue(*hermesCall) ([]api.Action, *Plan, error) {
+	return nil, nil, toolErrorf(errNoAX, "set_value")
+}
+
+func hermesWait(c *hermesCall) ([]api.Action, *Plan, error) {
+	secs := 1.0
+	if f, ok := number(c.m["seconds"]); ok {
+		secs = f
+	}
+	if secs < 0 || secs > 30 {
+		return nil, nil, toolErrorf("seconds must be between 0 and 30, got %s", fmtCoord(secs))
+	}
+	return waitActions(secs), nil, nil
 }
 
 // apps answers list_apps and focus_app from the window list.

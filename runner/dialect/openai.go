@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/tool"
 )
 
 // openai is OpenAI's computer use: the one `computer` tool whose
@@ -83,7 +83,7 @@ func (o openai) compile(name string, args json.RawMessage, e env) (Plan, error) 
 		steps = append(steps, s...)
 	}
 	if n := len(steps); n == 0 || steps[n-1].Op != opScreenshot {
-		steps = append(steps, Step{Op: opScreenshot, Capture: &Capture{Remember: true}})
+		steps = append(steps, Step{Op: opScreenshot, Capture: &Capture{Remember: true, Settle: true}})
 	}
 	return Plan{Steps: steps}, nil
 }
@@ -91,7 +91,7 @@ func (o openai) compile(name string, args json.RawMessage, e env) (Plan, error) 
 // action compiles one action object.
 func (o openai) action(m map[string]any, e env) ([]Step, error) {
 	typ, _ := m["type"].(string)
-	xy := func() (*wire.Point, error) {
+	xy := func() (*api.Point, error) {
 		x, okx := number(m["x"])
 		y, oky := number(m["y"])
 		if !okx || !oky {
@@ -107,14 +107,14 @@ func (o openai) action(m map[string]any, e env) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	held := func(a ...wire.Action) []Step {
-		var out []wire.Action
+	held := func(a ...api.Action) []Step {
+		var out []api.Action
 		for _, k := range mods {
-			out = append(out, wire.Action{Type: wire.ActionKeyDown, Key: k})
+			out = append(out, api.Action{Type: api.ActionKeyDown, Key: k})
 		}
 		out = append(out, a...)
 		for i := len(mods) - 1; i >= 0; i-- {
-			out = append(out, wire.Action{Type: wire.ActionKeyUp, Key: mods[i]})
+			out = append(out, api.Action{Type: api.ActionKeyUp, Key: mods[i]})
 		}
 		return []Step{inputStep(out...)}
 	}
@@ -125,16 +125,16 @@ func (o openai) action(m map[string]any, e env) ([]Step, error) {
 			return nil, err
 		}
 		button, _ := m["button"].(string)
-		click := wire.Action{Type: wire.ActionClick, Button: wire.ButtonLeft, Count: 1, X: &p.X, Y: &p.Y}
+		click := api.Action{Type: api.ActionClick, Button: api.ButtonLeft, Count: 1, X: &p.X, Y: &p.Y}
 		if typ == "double_click" {
 			click.Count = 2
 		}
 		switch button {
 		case "", "left":
 		case "right":
-			click.Button = wire.ButtonRight
+			click.Button = api.ButtonRight
 		case "wheel", "middle":
-			click.Button = wire.ButtonMiddle
+			click.Button = api.ButtonMiddle
 		case "back", "forward":
 			// X has no core action for buttons 8 and 9; browsers and file
 			// managers take the dedicated navigation keys instead.
@@ -142,7 +142,7 @@ func (o openai) action(m map[string]any, e env) ([]Step, error) {
 			if button == "forward" {
 				key = "XF86Forward"
 			}
-			return held(wire.Action{Type: wire.ActionMove, X: &p.X, Y: &p.Y}, wire.Action{Type: wire.ActionKey, Keys: []string{key}}), nil
+			return held(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}, api.Action{Type: api.ActionKey, Keys: []string{key}}), nil
 		default:
 			return nil, toolErrorf("click: unknown button %q (want left, right, wheel, back or forward)", button)
 		}
@@ -166,18 +166,18 @@ func (o openai) action(m map[string]any, e env) ([]Step, error) {
 			}
 			path = append(path, [2]int{p.X, p.Y})
 		}
-		return held(wire.Action{Type: wire.ActionDrag, Button: wire.ButtonLeft, Path: path}), nil
+		return held(api.Action{Type: api.ActionDrag, Button: api.ButtonLeft, Path: path}), nil
 	case "keypress":
 		if len(mods) == 0 {
 			return nil, toolErrorf("keypress: keys is required, a list of key names such as [\"CTRL\", \"C\"]")
 		}
-		return []Step{inputStep(wire.Action{Type: wire.ActionKey, Keys: mods})}, nil
+		return []Step{inputStep(api.Action{Type: api.ActionKey, Keys: mods})}, nil
 	case "move":
 		p, err := xy()
 		if err != nil {
 			return nil, err
 		}
-		return held(wire.Action{Type: wire.ActionMove, X: &p.X, Y: &p.Y}), nil
+		return held(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}), nil
 	case "screenshot":
 		return []Step{{Op: opScreenshot, Capture: &Capture{Remember: true}}}, nil
 	case "scroll":
@@ -189,9 +189,9 @@ func (o openai) action(m map[string]any, e env) ([]Step, error) {
 		sy, _ := number(m["scroll_y"])
 		dx, dy := notches(sx), notches(sy)
 		if dx == 0 && dy == 0 {
-			return held(wire.Action{Type: wire.ActionMove, X: &p.X, Y: &p.Y}), nil
+			return held(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}), nil
 		}
-		return held(wire.Action{Type: wire.ActionScroll, DX: dx, DY: dy, X: &p.X, Y: &p.Y}), nil
+		return held(api.Action{Type: api.ActionScroll, DX: dx, DY: dy, X: &p.X, Y: &p.Y}), nil
 	case "type":
 		text, ok := m["text"].(string)
 		if !ok {
@@ -212,7 +212,7 @@ func (o openai) action(m map[string]any, e env) ([]Step, error) {
 		if ms == 0 {
 			return nil, nil
 		}
-		return []Step{inputStep(wire.Action{Type: wire.ActionWait, MS: int(ms)})}, nil
+		return []Step{inputStep(api.Action{Type: api.ActionWait, MS: int(ms)})}, nil
 	}
 	return nil, toolErrorf("unknown action type %q (want click, double_click, drag, keypress, move, screenshot, scroll, type or wait)", typ)
 }
@@ -253,7 +253,7 @@ func notches(px float64) int {
 		return 0
 	}
 	n := int(math.Round(math.Abs(px) / scrollPixelsPerNotch))
-	n = max(1, min(n, wire.MaxScroll))
+	n = max(1, min(n, api.MaxScroll))
 	if px < 0 {
 		return -n
 	}

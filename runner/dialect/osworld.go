@@ -7,11 +7,12 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/tool"
+	"github.com/deskrun/deskrun/runner/pyvalue"
+	"github.com/deskrun/deskrun/x11/keysym"
 )
 
 // osworld is OSWorld's computer_13 action space as the 12 desktop_* tools
@@ -147,9 +148,9 @@ func compileOSWorld(name string, args json.RawMessage) (Plan, error) {
 	case "desktop_mouse_button":
 		plan, err = osworldButton(p)
 	case "desktop_mouse_right_click":
-		plan, err = osworldXYClick(p, "RIGHT_CLICK", wire.ButtonRight, 1)
+		plan, err = osworldXYClick(p, "RIGHT_CLICK", api.ButtonRight, 1)
 	case "desktop_mouse_double_click":
-		plan, err = osworldXYClick(p, "DOUBLE_CLICK", wire.ButtonLeft, 2)
+		plan, err = osworldXYClick(p, "DOUBLE_CLICK", api.ButtonLeft, 2)
 	case "desktop_mouse_drag":
 		plan, err = osworldDrag(p)
 	case "desktop_scroll":
@@ -173,7 +174,7 @@ func compileOSWorld(name string, args json.RawMessage) (Plan, error) {
 	if pause > 0 {
 		plan.Steps = append(plan.Steps, inputStep(waitActions(pause)...))
 	}
-	plan.Steps = append(plan.Steps, Step{Op: opScreenshot, Capture: &Capture{Remember: true}})
+	plan.Steps = append(plan.Steps, Step{Op: opScreenshot, Capture: &Capture{Remember: true, Settle: true}})
 	return plan, nil
 }
 
@@ -231,7 +232,7 @@ func osworldMove(p osworldParams) (Plan, error) {
 	}
 	return Plan{
 		Action: osworldAction("MOVE_TO", p, "x", "y"),
-		Steps:  []Step{inputStep(wire.Action{Type: wire.ActionMove, X: x, Y: y})},
+		Steps:  []Step{inputStep(api.Action{Type: api.ActionMove, X: x, Y: y})},
 	}, nil
 }
 
@@ -256,11 +257,11 @@ func osworldClick(p osworldParams) (Plan, error) {
 	}
 	button, _ := p["button"].(string)
 	if button == "" {
-		button = wire.ButtonLeft
+		button = api.ButtonLeft
 	}
 	return Plan{
 		Action: osworldAction("CLICK", p, "x", "y", "button", "num_clicks"),
-		Steps:  []Step{inputStep(wire.Action{Type: wire.ActionClick, Button: button, Count: count, X: x, Y: y})},
+		Steps:  []Step{inputStep(api.Action{Type: api.ActionClick, Button: button, Count: count, X: x, Y: y})},
 	}, nil
 }
 
@@ -292,15 +293,15 @@ func osworldButton(p osworldParams) (Plan, error) {
 	}
 	button, _ := p["button"].(string)
 	if button == "" {
-		button = wire.ButtonLeft
+		button = api.ButtonLeft
 	}
-	t := wire.ActionButtonDown
+	t := api.ActionButtonDown
 	if dir == "UP" {
-		t = wire.ActionButtonUp
+		t = api.ActionButtonUp
 	}
 	return Plan{
 		Action: osworldAction("MOUSE_"+dir, p, "button"),
-		Steps:  []Step{inputStep(wire.Action{Type: t, Button: button})},
+		Steps:  []Step{inputStep(api.Action{Type: t, Button: button})},
 	}, nil
 }
 
@@ -314,7 +315,7 @@ func osworldXYClick(p osworldParams, actionType, button string, count int) (Plan
 	}
 	return Plan{
 		Action: osworldAction(actionType, p, "x", "y"),
-		Steps:  []Step{inputStep(wire.Action{Type: wire.ActionClick, Button: button, Count: count, X: x, Y: y})},
+		Steps:  []Step{inputStep(api.Action{Type: api.ActionClick, Button: button, Count: count, X: x, Y: y})},
 	}, nil
 }
 
@@ -328,7 +329,7 @@ func osworldDrag(p osworldParams) (Plan, error) {
 	}
 	return Plan{
 		Action: osworldAction("DRAG_TO", p, "x", "y"),
-		Steps:  []Step{{Op: opDragFromCursor, To: &wire.Point{X: *x, Y: *y}, Button: wire.ButtonLeft}},
+		Steps:  []Step{{Op: opDragFromCursor, To: &api.Point{X: *x, Y: *y}, Button: api.ButtonLeft}},
 	}, nil
 }
 
@@ -362,16 +363,16 @@ func osworldScroll(p osworldParams) (Plan, error) {
 // osworldMaxScroll bounds SCROLL's dx and dy, which seeds/000 §7 leaves
 // unbounded ("dx和dy是整数"): as many notches as one input request of
 // core scroll actions can carry.
-const osworldMaxScroll = wire.MaxScroll * wire.MaxActions
+const osworldMaxScroll = api.MaxScroll * api.MaxActions
 
 // scrollChunks scrolls dx, dy notches in core scroll actions of at most
-// wire.MaxScroll notches per axis each.
-func scrollChunks(dx, dy int) []wire.Action {
-	var out []wire.Action
+// api.MaxScroll notches per axis each.
+func scrollChunks(dx, dy int) []api.Action {
+	var out []api.Action
 	for dx != 0 || dy != 0 {
-		cx := max(-wire.MaxScroll, min(dx, wire.MaxScroll))
-		cy := max(-wire.MaxScroll, min(dy, wire.MaxScroll))
-		out = append(out, wire.Action{Type: wire.ActionScroll, DX: cx, DY: cy})
+		cx := max(-api.MaxScroll, min(dx, api.MaxScroll))
+		cy := max(-api.MaxScroll, min(dy, api.MaxScroll))
+		out = append(out, api.Action{Type: api.ActionScroll, DX: cx, DY: cy})
 		dx, dy = dx-cx, dy-cy
 	}
 	return out
@@ -387,7 +388,7 @@ func osworldType(p osworldParams) (Plan, error) {
 	}
 	plan := Plan{Action: osworldAction("TYPING", p, "text")}
 	if text != "" {
-		plan.Steps = []Step{inputStep(wire.Action{Type: wire.ActionType, Text: text})}
+		plan.Steps = []Step{inputStep(api.Action{Type: api.ActionType, Text: text})}
 	}
 	return plan, nil
 }
@@ -400,7 +401,7 @@ func osworldType(p osworldParams) (Plan, error) {
 // as valid).
 func osworldKey(v any, msg string) (x, unpressable string, err error) {
 	k, ok := v.(string)
-	if !ok || !slices.Contains(keyboardKeys, pyLower(k)) {
+	if !ok || !keysym.IsPyautoguiKey(pyLower(k)) {
 		return "", "", toolErrorf(msg, pyStr(v))
 	}
 	x, err = pyautoguiKey(k)
@@ -422,7 +423,7 @@ const invalidKey = "Invalid key '%s'. Must be one of the valid keyboard keys."
 
 // keyPlan is the plan of a key action, or, when a key cannot be pressed
 // on X, the valid action whose execution fails.
-func keyPlan(action map[string]any, unpressable string, a wire.Action) Plan {
+func keyPlan(action map[string]any, unpressable string, a api.Action) Plan {
 	if unpressable != "" {
 		return Plan{Action: action, Steps: []Step{failStep(unpressable)}}
 	}
@@ -437,7 +438,7 @@ func osworldPress(p osworldParams) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	return keyPlan(osworldAction("PRESS", p, "key"), unpressable, wire.Action{Type: wire.ActionKey, Keys: []string{k}}), nil
+	return keyPlan(osworldAction("PRESS", p, "key"), unpressable, api.Action{Type: api.ActionKey, Keys: []string{k}}), nil
 }
 
 func osworldKeyHold(p osworldParams) (Plan, error) {
@@ -452,11 +453,11 @@ func osworldKeyHold(p osworldParams) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	t := wire.ActionKeyDown
+	t := api.ActionKeyDown
 	if dir == "UP" {
-		t = wire.ActionKeyUp
+		t = api.ActionKeyUp
 	}
-	return keyPlan(osworldAction("KEY_"+dir, p, "key"), unpressable, wire.Action{Type: t, Key: k}), nil
+	return keyPlan(osworldAction("KEY_"+dir, p, "key"), unpressable, api.Action{Type: t, Key: k}), nil
 }
 
 func osworldHotkey(p osworldParams) (Plan, error) {
@@ -483,7 +484,7 @@ func osworldHotkey(p osworldParams) (Plan, error) {
 	if len(keys) == 0 {
 		return Plan{Action: action}, nil
 	}
-	return keyPlan(action, unpressable, wire.Action{Type: wire.ActionKey, Keys: keys}), nil
+	return keyPlan(action, unpressable, api.Action{Type: api.ActionKey, Keys: keys}), nil
 }
 
 func osworldControl(p osworldParams, pause float64) (Plan, error) {
@@ -510,13 +511,13 @@ func osworldControl(p osworldParams, pause float64) (Plan, error) {
 }
 
 // waitActions waits for the given seconds in core wait actions of at most
-// wire.MaxWaitMS each.
-func waitActions(seconds float64) []wire.Action {
+// api.MaxWaitMS each.
+func waitActions(seconds float64) []api.Action {
 	ms := int(math.Round(seconds * 1000))
-	var out []wire.Action
+	var out []api.Action
 	for ms > 0 {
-		n := min(ms, wire.MaxWaitMS)
-		out = append(out, wire.Action{Type: wire.ActionWait, MS: n})
+		n := min(ms, api.MaxWaitMS)
+		out = append(out, api.Action{Type: api.ActionWait, MS: n})
 		ms -= n
 	}
 	return out
@@ -537,93 +538,18 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// number returns a decoded JSON number as float64 (not booleans).
-func number(v any) (float64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	f, err := n.Float64()
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, false
-	}
-	return f, true
-}
+// number returns a decoded JSON number (not a bool) with a finite value
+// as float64; see [pyvalue.Finite].
+func number(v any) (float64, bool) { return pyvalue.Finite(v) }
 
 // pyStr renders a decoded JSON value as Python's str() renders the value
 // json.loads gives, so messages read as OSWorld's do ('1.5', 'True',
-// 'None', "['ctrl', 'c']").
-func pyStr(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return pyRepr(v)
-}
+// 'None', "['ctrl', 'c']"); see [pyvalue.Str].
+func pyStr(v any) string { return pyvalue.Str(v) }
 
-func pyRepr(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if t {
-			return "True"
-		}
-		return "False"
-	case string:
-		return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`, "\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(t) + "'"
-	case json.Number:
-		s := t.String()
-		if !strings.ContainsAny(s, ".eE") {
-			return s
-		}
-		f, err := t.Float64()
-		if err != nil {
-			if math.IsInf(f, 0) {
-				if f > 0 {
-					return "inf"
-				}
-				return "-inf"
-			}
-			return s
-		}
-		if f == math.Trunc(f) && math.Abs(f) < 1e16 {
-			return strconv.FormatFloat(f, 'f', 1, 64)
-		}
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	case []any:
-		parts := make([]string, len(t))
-		for i, e := range t {
-			parts[i] = pyRepr(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		parts := make([]string, 0, len(t))
-		for _, k := range sortedKeys(t) {
-			parts = append(parts, pyRepr(k)+": "+pyRepr(t[k]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return fmt.Sprint(v)
-}
+// pyRepr is Python's repr(v); see [pyvalue.Repr].
+func pyRepr(v any) string { return pyvalue.Repr(v) }
 
-// pyType names the Python type json.loads gives for v.
-func pyType(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case string:
-		return "str"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
-	case json.Number:
-		if strings.ContainsAny(t.String(), ".eE") {
-			return "float"
-		}
-		return "int"
-	}
-	return fmt.Sprintf("%T", v)
-}
+// pyType names the Python type json.loads gives for v; see
+// [pyvalue.Type].
+func pyType(v any) string { return pyvalue.Type(v) }

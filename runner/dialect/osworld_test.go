@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deskrun/deskrun/x11/keysym"
 )
 
 // TestOSWorldSeedRules checks every valid combination and every invalid
@@ -157,10 +159,10 @@ func TestOSWorldSeedRules(t *testing.T) {
 // as given and upper-cased: each is valid, and each but the two keys X
 // has no keysym for resolves to a key agentd knows.
 func TestOSWorldKeyboardKeys(t *testing.T) {
-	if len(keyboardKeys) != 193 {
-		t.Errorf("KEYBOARD_KEYS has %d keys, seeds/000 lists 193", len(keyboardKeys))
+	if len(keysym.PyautoguiKeys()) != 193 {
+		t.Errorf("KEYBOARD_KEYS has %d keys, seeds/000 lists 193", len(keysym.PyautoguiKeys()))
 	}
-	for _, k := range keyboardKeys {
+	for _, k := range keysym.PyautoguiKeys() {
 		for _, key := range []string{k, strings.ToUpper(k)} {
 			args, _ := json.Marshal(map[string]any{"key": key})
 			p, err := compileOSWorld("desktop_key_press", args)

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // Plan is a compiled tool call: what the executor does, in order.
@@ -34,29 +35,39 @@ const (
 type Step struct {
 	Op string `json:"op"`
 	// Label names the step in error messages (an action of a batch).
-	Label   string        `json:"label,omitempty"`
-	Actions []wire.Action `json:"actions,omitempty"`
-	Capture *Capture      `json:"capture,omitempty"`
-	Space   space         `json:"space,omitempty"`
-	To      *wire.Point   `json:"to,omitempty"`
-	Button  string        `json:"button,omitempty"`
-	Text    string        `json:"text,omitempty"`
+	Label   string       `json:"label,omitempty"`
+	Actions []api.Action `json:"actions,omitempty"`
+	Capture *Capture     `json:"capture,omitempty"`
+	Space   space        `json:"space,omitempty"`
+	To      *api.Point   `json:"to,omitempty"`
+	Button  string       `json:"button,omitempty"`
+	Text    string       `json:"text,omitempty"`
 }
 
 // Capture says how to take a screenshot.
 type Capture struct {
 	// Region crops the screen (real pixels); nil is the whole screen.
-	Region *wire.Rect `json:"region,omitempty"`
+	Region *api.Rect `json:"region,omitempty"`
 	// MaxWidth scales the image down to at most this width; 0 keeps it.
 	MaxWidth int `json:"max_width,omitempty"`
 	// Remember makes the image's size the space of later pixel
 	// coordinates (a full-screen screenshot the model now looks at).
 	Remember bool `json:"remember,omitempty"`
+	// Settle waits before the capture until the screen has been quiet for
+	// settleQuiet, at most settleTimeout: a screenshot after an action
+	// shows its result, not the frame in between.
+	Settle bool `json:"settle,omitempty"`
 }
 
-func inputStep(actions ...wire.Action) Step { return Step{Op: opInput, Actions: actions} }
-func textStep(s string) Step                { return Step{Op: opText, Text: s} }
-func failStep(s string) Step                { return Step{Op: opFail, Text: s} }
+// The settled wait of a screenshot after an action.
+const (
+	settleQuietMS   = 100
+	settleTimeoutMS = 2_000
+)
+
+func inputStep(actions ...api.Action) Step { return Step{Op: opInput, Actions: actions} }
+func textStep(s string) Step               { return Step{Op: opText, Text: s} }
+func failStep(s string) Step               { return Step{Op: opFail, Text: s} }
 
 // toolError is a tool-level failure found while compiling: the text the
 // model gets back with IsError set.
@@ -94,6 +105,19 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 		res.IsError = true
 		return res, nil
 	}
+	// A tool types at most what one REST type action may: longer text
+	// would hold the desktop for minutes.
+	typed := 0
+	for _, s := range p.Steps {
+		for _, a := range s.Actions {
+			if a.Type == api.ActionType {
+				typed += utf8.RuneCountInString(a.Text)
+			}
+		}
+	}
+	if typed > api.MaxTextLen {
+		return fail("", fmt.Sprintf("text: %d characters, at most %d in one call", typed, api.MaxTextLen))
+	}
 	for _, s := range p.Steps {
 		switch s.Op {
 		case opInput:
@@ -109,8 +133,8 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 			if err != nil {
 				return res, fmt.Errorf("read cursor: %w", err)
 			}
-			drag := wire.Action{Type: wire.ActionDrag, Button: s.Button, Path: [][2]int{{cur.X, cur.Y}, {s.To.X, s.To.Y}}}
-			msg, err := st.input(ctx, d, []wire.Action{drag})
+			drag := api.Action{Type: api.ActionDrag, Button: s.Button, Path: [][2]int{{cur.X, cur.Y}, {s.To.X, s.To.Y}}}
+			msg, err := st.input(ctx, d, []api.Action{drag})
 			if err != nil {
 				return res, err
 			}
@@ -122,7 +146,11 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 			if c == nil {
 				c = &Capture{}
 			}
-			shot, err := d.Screenshot(ctx, wire.ScreenshotOptions{Format: wire.FormatPNG, MaxWidth: c.MaxWidth, Region: c.Region})
+			o := api.ScreenshotOptions{Format: api.FormatPNG, MaxWidth: c.MaxWidth, Region: c.Region}
+			if c.Settle {
+				o.SettleMS, o.TimeoutMS = settleQuietMS, settleTimeoutMS
+			}
+			shot, err := d.Screenshot(ctx, o)
 			if err != nil {
 				if refused(err) {
 					return fail(s.Label, err.Error())
@@ -133,7 +161,7 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 				st.screen = shot.Screen
 			}
 			if c.Remember {
-				st.shot = wire.Screen{Width: shot.Width, Height: shot.Height}
+				st.shot = api.Screen{Width: shot.Width, Height: shot.Height}
 			}
 			res.Content = append(res.Content, imagePart(shot))
 		case opCursor:
@@ -156,7 +184,7 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 
 // input runs core actions. It returns the desktop's message when the
 // desktop refused one of them, and an error when the desktop failed.
-func (st *State) input(ctx context.Context, d Desktop, actions []wire.Action) (string, error) {
+func (st *State) input(ctx context.Context, d Desktop, actions []api.Action) (string, error) {
 	res, err := d.Input(ctx, actions)
 	done := len(actions)
 	if res.Error != nil || err != nil {
@@ -196,9 +224,9 @@ func errMessage(err error) string {
 	return err.Error()
 }
 
-func imagePart(s wire.Screenshot) Part {
+func imagePart(s api.Screenshot) Part {
 	mime := "image/png"
-	if s.Format == wire.FormatJPEG {
+	if s.Format == api.FormatJPEG {
 		mime = "image/jpeg"
 	}
 	return Part{Type: "image", MIMEType: mime, Data: s.Data, Width: s.Width, Height: s.Height}

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
-	"github.com/deskrun/deskrun/runner/tool"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/api/tool"
 )
 
 // pyautoguiDialect is OSWorld's pyautogui action space as one tool,
@@ -100,7 +100,7 @@ func (p pyautoguiDialect) Call(ctx context.Context, d Desktop, st *State, name s
 	}
 	var res Result
 	if c.Code != "" {
-		r, err := d.Exec(ctx, wire.ExecRequest{Cmd: []string{"python3", "-c", pyautoguiPrefix + c.Code}, TimeoutMS: pyautoguiTimeoutMS})
+		r, err := d.Exec(ctx, api.ExecRequest{Cmd: []string{"python3", "-c", pyautoguiPrefix + c.Code}, TimeoutMS: pyautoguiTimeoutMS})
 		if err != nil {
 			if refused(err) {
 				return errorResult(err.Error()), nil

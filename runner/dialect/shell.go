@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // Shell sessions back Anthropic's bash tool and the sandbox's shell_*
@@ -36,7 +36,7 @@ printf '\n` + pwdMarker + `%s\n' "$(pwd)"
 exit $__deskrun_rc`
 
 // shellExec runs a command in session id. The caller holds st.mu.
-func shellExec(ctx context.Context, d Desktop, st *State, id string, r wire.ShellExecRequest) (wire.Shell, error) {
+func shellExec(ctx context.Context, d Desktop, st *State, id string, r api.ShellExecRequest) (api.Shell, error) {
 	if sh, ok := d.(ShellHost); ok {
 		return sh.ShellExec(ctx, id, r)
 	}
@@ -52,9 +52,9 @@ func shellExec(ctx context.Context, d Desktop, st *State, id string, r wire.Shel
 	if dir == "" {
 		dir = c.dir
 	}
-	res, err := d.Exec(ctx, wire.ExecRequest{Cmd: []string{"bash", "-c", fallbackScript, "bash", dir, r.Command}, TimeoutMS: fallbackExecMS})
+	res, err := d.Exec(ctx, api.ExecRequest{Cmd: []string{"bash", "-c", fallbackScript, "bash", dir, r.Command}, TimeoutMS: fallbackExecMS})
 	if err != nil {
-		return wire.Shell{}, err
+		return api.Shell{}, err
 	}
 	out := res.Stdout
 	if i := strings.LastIndex(out, "\n"+pwdMarker); i >= 0 {
@@ -80,12 +80,12 @@ func shellExec(ctx context.Context, d Desktop, st *State, id string, r wire.Shel
 	return c.shell(id), nil
 }
 
-func (c *console) shell(id string) wire.Shell {
-	return wire.Shell{ID: id, Dir: c.dir, Command: c.command, ExitCode: c.exitCode, Output: c.output}
+func (c *console) shell(id string) api.Shell {
+	return api.Shell{ID: id, Dir: c.dir, Command: c.command, ExitCode: c.exitCode, Output: c.output}
 }
 
 // formatShell renders a session for a model.
-func formatShell(s wire.Shell) string {
+func formatShell(s api.Shell) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s$ %s\n", s.ID, s.Dir, s.Command)
 	b.WriteString(s.Output)
@@ -123,7 +123,7 @@ func bashTool(ctx context.Context, d Desktop, st *State, dl Dialect, args json.R
 	if strings.TrimSpace(cmd) == "" {
 		return errorResult("no command provided."), nil
 	}
-	s, err := shellExec(ctx, d, st, bashSessionID, wire.ShellExecRequest{Command: cmd, WaitMS: bashWaitMS})
+	s, err := shellExec(ctx, d, st, bashSessionID, api.ShellExecRequest{Command: cmd, WaitMS: bashWaitMS})
 	if err != nil {
 		if refused(err) {
 			return errorResult(err.Error()), nil
@@ -144,7 +144,7 @@ func shellTool(ctx context.Context, d Desktop, st *State, name string, m map[str
 		return errorResult("id: empty shell session id"), nil
 	}
 	sh, hosted := d.(ShellHost)
-	var s wire.Shell
+	var s api.Shell
 	var err error
 	switch name {
 	case "shell_exec":
@@ -153,7 +153,7 @@ func shellTool(ctx context.Context, d Desktop, st *State, name string, m map[str
 		if !path.IsAbs(dir) {
 			return errorResult(fmt.Sprintf("exec_dir: %q is not an absolute path", dir)), nil
 		}
-		s, err = shellExec(ctx, d, st, id, wire.ShellExecRequest{Command: cmd, Dir: dir, WaitMS: shellWaitMS})
+		s, err = shellExec(ctx, d, st, id, api.ShellExecRequest{Command: cmd, Dir: dir, WaitMS: shellWaitMS})
 	case "shell_view", "shell_wait", "shell_write_to_process", "shell_kill_process":
 		if !hosted {
 			c := st.shells[id]
@@ -179,11 +179,11 @@ func shellTool(ctx context.Context, d Desktop, st *State, name string, m map[str
 			if secs < 0 || secs > 600 {
 				return errorResult(fmt.Sprintf("seconds: %s out of range 0..600", fmtCoord(secs))), nil
 			}
-			s, err = sh.ShellWait(ctx, id, wire.ShellWaitRequest{WaitMS: int(secs * 1000)})
+			s, err = sh.ShellWait(ctx, id, api.ShellWaitRequest{WaitMS: int(secs * 1000)})
 		case "shell_write_to_process":
 			input, _ := m["input"].(string)
 			enter, _ := m["press_enter"].(bool)
-			s, err = sh.ShellWrite(ctx, id, wire.ShellWriteRequest{Input: input, PressEnter: enter})
+			s, err = sh.ShellWrite(ctx, id, api.ShellWriteRequest{Input: input, PressEnter: enter})
 		case "shell_kill_process":
 			s, err = sh.ShellKill(ctx, id)
 		}

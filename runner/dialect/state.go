@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // State is what a session remembers between tool calls: the screen size,
@@ -22,12 +22,15 @@ type State struct {
 	Now func() time.Time
 
 	mu     sync.Mutex
-	screen wire.Screen // the real screen; zero until known
-	shot   wire.Screen // the last full screenshot returned to the model; zero if none
-	steps  int         // OSWorld steps executed
+	screen api.Screen // the real screen; zero until known
+	shot   api.Screen // the last full screenshot returned to the model; zero if none
+	steps  int        // OSWorld steps executed
 	held   map[string]bool
 	undo   map[string][]string // editor: path -> earlier contents, oldest first
 	shells map[string]*console // shell sessions kept without a ShellHost
+	// elements are the accessibility elements of the last som or ax
+	// capture; hermes' element indexes refer to them.
+	elements []api.Element
 }
 
 // console is a shell session kept by the dialect itself: its directory
@@ -48,7 +51,7 @@ func (st *State) now() time.Time {
 
 // LastScreenshot returns the size of the last full screenshot a model was
 // given, the space pixel coordinates refer to; zero if there was none.
-func (st *State) LastScreenshot() wire.Screen {
+func (st *State) LastScreenshot() api.Screen {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.shot
@@ -58,7 +61,7 @@ func (st *State) LastScreenshot() wire.Screen {
 // button a dialect pressed and left held (OSWorld KEY_DOWN and
 // MOUSE_DOWN, Anthropic left_mouse_down), and forgets them. A session
 // runs them before it ends or hands the desktop to someone else.
-func (st *State) Release() []wire.Action {
+func (st *State) Release() []api.Action {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	names := make([]string, 0, len(st.held))
@@ -66,13 +69,13 @@ func (st *State) Release() []wire.Action {
 		names = append(names, h)
 	}
 	sort.Strings(names)
-	var out []wire.Action
+	var out []api.Action
 	for _, h := range names {
 		kind, name, _ := strings.Cut(h, ":")
 		if kind == "button" {
-			out = append(out, wire.Action{Type: wire.ActionButtonUp, Button: name})
+			out = append(out, api.Action{Type: api.ActionButtonUp, Button: name})
 		} else {
-			out = append(out, wire.Action{Type: wire.ActionKeyUp, Key: name})
+			out = append(out, api.Action{Type: api.ActionKeyUp, Key: name})
 		}
 	}
 	st.held = nil
@@ -81,20 +84,20 @@ func (st *State) Release() []wire.Action {
 
 // track records presses and releases of the executed actions.
 // The caller holds st.mu.
-func (st *State) track(actions []wire.Action) {
+func (st *State) track(actions []api.Action) {
 	for _, a := range actions {
 		button := a.Button
 		if button == "" {
-			button = wire.ButtonLeft
+			button = api.ButtonLeft
 		}
 		switch a.Type {
-		case wire.ActionKeyDown:
+		case api.ActionKeyDown:
 			st.hold("key:"+a.Key, true)
-		case wire.ActionKeyUp:
+		case api.ActionKeyUp:
 			st.hold("key:"+a.Key, false)
-		case wire.ActionButtonDown:
+		case api.ActionButtonDown:
 			st.hold("button:"+button, true)
-		case wire.ActionButtonUp:
+		case api.ActionButtonUp:
 			st.hold("button:"+button, false)
 		}
 	}

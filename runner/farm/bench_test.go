@@ -38,19 +38,34 @@ func (p *timedProvider) Stop(ctx context.Context, id string) error {
 // (settle-ms) and what remains, the farm's own bookkeeping (harness-ms:
 // trajectory and results files, scheduling); and the sandbox stop after
 // the result (stop-ms).
+//
+// The settle is either a settled wait (wait=settled: until the screen is
+// quiet for 100ms, at most 2s, the default) or the fixed pause of 500ms
+// (wait=pause500ms).
 func BenchmarkSuite(b *testing.B) {
-	for _, parallel := range []int{1, 4, 8} {
-		b.Run(fmt.Sprintf("parallel=%d", parallel), func(b *testing.B) {
+	waits := []struct {
+		name          string
+		settle, quiet time.Duration
+	}{{"settled", 0, 0}, {"pause500ms", 500 * time.Millisecond, -1}}
+	for _, w := range waits {
+		for _, parallel := range []int{1, 4, 8} {
+			benchSuite(b, w.name, parallel, w.settle, w.quiet)
+		}
+	}
+}
+
+func benchSuite(b *testing.B, wait string, parallel int, settle, quiet time.Duration) {
+	{
+		b.Run(fmt.Sprintf("wait=%s/parallel=%d", wait, parallel), func(b *testing.B) {
 			p := &timedProvider{testProvider: newTestProvider(b)}
 			m := newManager(b, p)
 			tasks := loadSuite(b)
-			const settle = 500 * time.Millisecond
 			var all []Result
 			var wall time.Duration
 			runs := 0
 			for b.Loop() {
 				start := time.Now()
-				results, err := Run(b.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: b.TempDir(), Parallel: parallel, Settle: settle}, tasks)
+				results, err := Run(b.Context(), Config{Manager: m, Agent: agent.Replay{}, Out: b.TempDir(), Parallel: parallel, Settle: settle, Quiet: quiet}, tasks)
 				wall += time.Since(start)
 				runs++
 				if err != nil {

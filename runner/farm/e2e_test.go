@@ -6,10 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"image/png"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/task"
@@ -35,44 +35,20 @@ import (
 // real runner, local sandboxes (agentd with its own Xvfb and openbox),
 // and the agentd and deskrun binaries TestMain builds.
 
-var (
-	agentdBin  string // built by TestMain unless -short
-	deskrunBin string
-)
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	os.Exit(func() int {
-		if testing.Short() {
-			return m.Run()
-		}
-		dir, err := os.MkdirTemp("", "deskrun-farm-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		agentdBin, deskrunBin = filepath.Join(dir, "agentd"), filepath.Join(dir, "deskrun")
-		for bin, pkg := range map[string]string{agentdBin: "../../cmd/agentd", deskrunBin: "../../cmd/deskrun"} {
-			if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-				fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
-				return 1
-			}
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
 
 // needSandboxes fails the test (skips it in -short mode) when local
-// sandboxes cannot run here.
-func needSandboxes(t testing.TB) {
+// sandboxes cannot run here, and returns the agentd the shared harness
+// built.
+func needSandboxes(t testing.TB) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs Xvfb and agentd; skipped in -short mode")
-	}
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		t.Fatal("Xvfb is not installed (scripts/install-deps.sh installs it)")
-	}
+	return testdesk.Agentd(t)
+}
+
+// deskrunBin is the deskrun command, built once per test binary.
+func deskrunBin(t testing.TB) string {
+	t.Helper()
+	return testdesk.Build(t, "github.com/deskrun/deskrun/cmd/deskrun")
 }
 
 // testProvider is the local provider, with every sandbox's home under
@@ -90,7 +66,7 @@ func newTestProvider(t testing.TB) *testProvider {
 	t.Helper()
 	needSandboxes(t)
 	home := t.TempDir()
-	lp, err := local.NewWithConfig(local.Config{AgentdPath: agentdBin, WM: "openbox", TempDir: home})
+	lp, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,10 +461,10 @@ func TestEvalCommand(t *testing.T) {
 	needSandboxes(t)
 	tmp := t.TempDir()
 	out := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--tasks", "../../tasks", "--only", "files-*,shell-*", "--provider", "local", "--agentd", agentdBin, "--parallel", "2", "--out", out}
+	args := []string{"eval", "--tasks", "../../tasks", "--only", "files-*,shell-*", "--provider", "local", "--agentd", testdesk.Agentd(t), "--parallel", "2", "--out", out}
 	env := append(os.Environ(), "TMPDIR="+tmp)
 
-	cmd := exec.CommandContext(t.Context(), deskrunBin, args...)
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), args...)
 	cmd.Env = env
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -523,7 +499,7 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("stopped eval wrote %d results, want from 2 to fewer than 21", len(first))
 	}
 
-	cmd = exec.CommandContext(t.Context(), deskrunBin, append(args, "--resume")...)
+	cmd = exec.CommandContext(t.Context(), deskrunBin(t), append(args, "--resume")...)
 	cmd.Env = env
 	stdout.Reset()
 	var stderr2 bytes.Buffer
@@ -537,7 +513,7 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("after resume: %d results, want 21", len(all))
 	}
 	table := stdout.String()
-	if !strings.Contains(table, "all     21      21       0   100.0%") {
+	if !strings.Contains(table, "all     21      21       0        0   100.0%") {
 		t.Errorf("summary table:\n%s", table)
 	}
 	if _, err := os.Stat(filepath.Join(out, ReportFile)); err != nil {
@@ -579,4 +555,129 @@ func TestWarmPool(t *testing.T) {
 		t.Error(err)
 	}
 	checkNoLeftovers(t, p.home)
+}
+
+// TestTrials runs two tasks three times each in fresh sandboxes, stops
+// the run after two results and resumes it: every trial has one line and
+// a folder of its own, and the summary counts trials.
+func TestTrials(t *testing.T) {
+	p := newTestProvider(t)
+	m := newManager(t, p)
+	tasks := loadSuite(t, "files-copy-notes", "shell-md5sum")
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cfg := Config{Manager: m, Agent: agent.Replay{}, Out: out, Parallel: 2, Trials: 3, Progress: &cancelAfter{n: 2, cancel: cancel}}
+	if _, err := Run(ctx, cfg, tasks); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: err = %v, want context.Canceled", err)
+	}
+	cfg.Resume, cfg.Progress = true, nil
+	results, err := Run(t.Context(), cfg, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 6 {
+		t.Fatalf("%d results, want 6 (2 tasks x 3 trials)", len(results))
+	}
+	seen := map[string]bool{}
+	for _, r := range results {
+		if r.Trial < 1 || r.Trial > 3 || seen[r.Key()] {
+			t.Errorf("result %s: trial %d (seen before: %v)", r.ID, r.Trial, seen[r.Key()])
+		}
+		seen[r.Key()] = true
+		if r.Status != StatusPassed {
+			t.Errorf("%s: %s %s", r.Key(), r.Status, r.Error)
+		}
+		if _, err := os.Stat(filepath.Join(out, r.Dir(), "trajectory.jsonl")); err != nil {
+			t.Errorf("%s: %v", r.Key(), err)
+		}
+	}
+	onFile, _ := ReadResults(filepath.Join(out, ResultsFile))
+	if len(onFile) != 6 {
+		t.Errorf("results.jsonl has %d results, want 6", len(onFile))
+	}
+	all := Summarize(results)
+	s := all[len(all)-1]
+	if s.Trials != 3 || s.DistinctTask != 2 || s.Tasks != 6 || s.PassAtK != 1 || s.PassHatK != 1 {
+		t.Errorf("summary: %+v", s)
+	}
+	if err := WriteReport(out, results); err != nil {
+		t.Fatal(err)
+	}
+	checkPrivate(t, out)
+	checkNoLeftovers(t, p.home)
+}
+
+// TestEvalCIOutputs runs `deskrun eval` as a CI job does: two trials of
+// a task, a JUnit file with a testcase per trial, a Markdown summary,
+// and --fail-under met.
+func TestEvalCIOutputs(t *testing.T) {
+	needSandboxes(t)
+	dir := t.TempDir()
+	out, junit, md := filepath.Join(dir, "run"), filepath.Join(dir, "junit.xml"), filepath.Join(dir, "summary.md")
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes", "--provider", "local", "--agentd", testdesk.Agentd(t),
+		"--trials", "2", "--junit", junit, "--markdown", md, "--fail-under", "1", "--out", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, b)
+	}
+	if !strings.Contains(string(b), "2 of 2 trials (1 tasks x 2) have results") || !strings.Contains(string(b), "pass@k") {
+		t.Errorf("eval's output:\n%s", b)
+	}
+	x, err := os.ReadFile(junit)
+	if err != nil || strings.Count(string(x), "<testcase ") != 2 || !strings.Contains(string(x), `name="files-copy-notes [trial 2]"`) {
+		t.Errorf("junit: %v\n%s", err, x)
+	}
+	m, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(m), "of 2 trials passed (1 tasks × 2 trials)") {
+		t.Errorf("markdown: %v\n%s", err, m)
+	}
+}
+
+// TestExampleAgentServer runs the example agent server of examples/ and
+// a suite against it, as the README's CI recipe does: every task passes
+// and the tokens it reports are summed.
+func TestExampleAgentServer(t *testing.T) {
+	needSandboxes(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "agent-server")
+	if b, err := exec.Command("go", "build", "-o", bin, "../../examples/agent-server").CombinedOutput(); err != nil {
+		t.Fatalf("build the example agent server: %v\n%s", err, b)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	srv := exec.Command(bin, "--addr", addr, "--tasks", "../../tasks")
+	srv.Env = append(os.Environ(), "AGENT_TOKEN=s3cret")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	for range 50 {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	out := filepath.Join(dir, "run")
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes,shell-md5sum,infeasible-*", "--provider", "local", "--agentd", testdesk.Agentd(t),
+		"--agent", "http://"+addr+"/step", "--agent-token", "s3cret", "--fail-under", "1", "--out", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("eval against the example agent server: %v\n%s", err, b)
+	}
+	results, _ := ReadResults(filepath.Join(out, ResultsFile))
+	if len(results) < 3 {
+		t.Fatalf("%d results", len(results))
+	}
+	for _, r := range results {
+		if r.Status != StatusPassed || r.Usage == nil || r.Usage.Model != "reference-solution" || r.Usage.InputTokens == 0 {
+			t.Errorf("%s: %s %s usage %+v", r.ID, r.Status, r.Error, r.Usage)
+		}
+	}
 }

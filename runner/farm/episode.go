@@ -11,11 +11,18 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/dialect"
 	"github.com/deskrun/deskrun/runner/task"
+)
+
+// A session is what tasks set up and grade on: a sandbox with its admin
+// channel.
+var (
+	_ task.Sandbox     = (*runner.Session)(nil)
+	_ task.AdminExecer = (*runner.Session)(nil)
 )
 
 // LabelTask is the session label naming the task a sandbox runs.
@@ -23,9 +30,10 @@ const LabelTask = "dev.deskrun.task"
 
 // attempt makes one attempt at t in a new session. teardown deletes the
 // session; it is never nil and is safe to call when ctx has ended.
-func (f *farm) attempt(ctx context.Context, t *task.Task) (o outcome, teardown func()) {
+func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) {
+	t := j.t
 	cfg := f.cfg
-	o.ID, o.Domain = t.ID, t.Domain
+	o.ID, o.Domain, o.Trial, o.Instruction = t.ID, t.Domain, j.trial, t.Instruction
 	teardown = func() {}
 	tctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
@@ -34,6 +42,10 @@ func (f *farm) attempt(ctx context.Context, t *task.Task) (o outcome, teardown f
 	// stopped, a timeout when the attempt's time ran out, else status,
 	// retried when the error is the infrastructure's.
 	fail := func(status, what string, err error) outcome {
+		if sk := task.SkipOf(err); sk != nil && ctx.Err() == nil {
+			o.Status, o.Error = StatusSkipped, sk.Error()
+			return o
+		}
 		switch {
 		case ctx.Err() != nil:
 			o.canceled = true
@@ -50,7 +62,7 @@ func (f *farm) attempt(ctx context.Context, t *task.Task) (o outcome, teardown f
 		return o
 	}
 
-	dir := filepath.Join(cfg.Out, DirName(t.ID))
+	dir := filepath.Join(cfg.Out, o.Dir())
 	if err := os.RemoveAll(dir); err != nil { // an earlier attempt's
 		return fail(StatusInfraError, "clear task folder", err), teardown
 	}
@@ -68,9 +80,9 @@ func (f *farm) attempt(ctx context.Context, t *task.Task) (o outcome, teardown f
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[LabelTask] = DirName(t.ID)
+	labels[LabelTask] = o.Dir()
 	began := time.Now()
-	sess, err := cfg.Manager.Create(tctx, wire.CreateSessionRequest{
+	sess, err := cfg.Manager.Create(tctx, api.CreateSessionRequest{
 		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect, Labels: labels,
 	})
 	o.SandboxMS = since(began)
@@ -103,12 +115,19 @@ func (f *farm) attempt(ctx context.Context, t *task.Task) (o outcome, teardown f
 	// time before the agent's first look too, as OSWorld's runners pause
 	// after a reset.
 	if len(t.Config) > 0 {
-		if err := ep.settle(tctx); err != nil {
+		if err := ep.settleLonger(tctx); err != nil {
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
 	if err := ep.run(tctx); err != nil {
 		return fail(ep.status, ep.what, err), teardown
+	}
+	// Before grading, the last step's effects get the longer settle too:
+	// a command typed last may still be running.
+	if ep.step > 0 {
+		if err := ep.settleLonger(tctx); err != nil {
+			return fail(StatusInfraError, "settle", err), teardown
+		}
 	}
 
 	// The screen as graded, for the report.
@@ -181,6 +200,10 @@ func (ep *episode) run(ctx context.Context) error {
 		}
 		state = resp.State
 		rec.Text, rec.Calls, rec.Done, rec.Fail = resp.Text, resp.Calls, resp.Done, resp.Fail
+		if resp.Usage != nil {
+			rec.Usage = resp.Usage
+			ep.o.addUsage(*resp.Usage, cfg.Prices)
+		}
 		turn := agent.Turn{Step: ep.step, Calls: resp.Calls}
 		ended := ""
 		endedByCall := false
@@ -245,14 +268,40 @@ func (ep *episode) run(ctx context.Context) error {
 	return nil
 }
 
-// settle gives the desktop cfg.Settle to react to the last input.
+// settle gives the desktop time to react to the last input: until
+// nothing on the screen changed for cfg.Quiet, at most cfg.Settle, or
+// the fixed cfg.Settle when Quiet is negative.
 func (ep *episode) settle(ctx context.Context) error {
-	if ep.f.cfg.Settle <= 0 {
+	return ep.settleFor(ctx, ep.f.cfg.Quiet, ep.f.cfg.Settle)
+}
+
+// settleLonger is the settle after setup and before grading, where what
+// started (an application launched by setup, a command typed last) may
+// not draw at once: a quiet time of at least half a second, within at
+// least three seconds. With fixed pauses it is the same pause.
+func (ep *episode) settleLonger(ctx context.Context) error {
+	q, d := ep.f.cfg.Quiet, ep.f.cfg.Settle
+	if q > 0 && d > 0 {
+		q, d = max(q, 500*time.Millisecond), max(d, 3*time.Second)
+	}
+	return ep.settleFor(ctx, q, d)
+}
+
+func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration) error {
+	if deadline <= 0 {
 		return nil
 	}
 	began := time.Now()
 	defer func() { ep.o.SettleMS += since(began) }()
-	t := time.NewTimer(ep.f.cfg.Settle)
+	if q := quiet; q > 0 {
+		_, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds())}})
+		if err == nil || ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// An agentd without wait_idle (an older image): pause instead.
+		ep.f.cfg.Logger.Debug("settled wait failed; pausing instead", "err", err)
+	}
+	t := time.NewTimer(deadline)
 	defer t.Stop()
 	select {
 	case <-t.C:
@@ -287,7 +336,7 @@ func (ep *episode) observe(ctx context.Context) (shot, error) {
 		}
 		return shot{}, fmt.Errorf("observation call %s/%s returned no image: %s", c.Dialect, c.Tool, res.Text())
 	}
-	sh, err := ep.sess.Screenshot(ctx, wire.ScreenshotOptions{Format: wire.FormatPNG})
+	sh, err := ep.sess.Screenshot(ctx, api.ScreenshotOptions{Format: api.FormatPNG})
 	if err != nil {
 		return shot{}, err
 	}

@@ -36,11 +36,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/task"
@@ -61,6 +62,12 @@ type Config struct {
 	// results.jsonl is refused with [errdefs.ErrAlreadyExists].
 	Resume bool
 
+	// Trials is how many times each task runs, each in a fresh sandbox
+	// (default 1). With more than one, every result carries its trial
+	// (1..Trials) and has a folder of its own ([Result.Dir]); Resume runs
+	// the trials results.jsonl has no line for.
+	Trials int
+
 	// Parallel is how many tasks run at once (default 1).
 	Parallel int
 	// MaxSteps bounds the agent's steps per task (default 30). A task
@@ -72,20 +79,26 @@ type Config struct {
 	// Retries is how many more attempts a task gets after an
 	// infrastructure failure: default 1, negative means none.
 	Retries int
-	// Settle is how long the desktop is left after a task's setup steps
-	// and after a step's calls before the next screenshot, and before
-	// grading (default 500ms; negative means no pause). Programs react to input asynchronously: a command
-	// typed into a terminal runs after the key press returns. A step
-	// whose only call ends the episode (osworld's done or fail) gets no
-	// pause.
+	// Settle bounds how long the desktop is left after a task's setup
+	// steps and after a step's calls before the next screenshot, and
+	// before grading; a step whose only call ends the episode (osworld's
+	// done or fail) gets none. Programs react to input asynchronously: a
+	// command typed into a terminal runs after the key press returns.
+	// With Quiet (the default) it is the deadline of a settled wait
+	// (default 2s); with a negative Quiet it is a fixed pause (default
+	// 500ms). Negative means no wait at all.
 	Settle time.Duration
+	// Quiet makes the settle a settled wait: it ends as soon as nothing
+	// on the screen has changed for Quiet (wait_idle), or at Settle.
+	// Default 100ms; negative means the fixed pause of Settle.
+	Quiet time.Duration
 
 	// Provider, Image, Screen and Labels go into every session request
 	// (empty: the Manager's defaults). The farm adds the label
 	// "dev.deskrun.task".
 	Provider string
 	Image    string
-	Screen   wire.Screen
+	Screen   api.Screen
 	Labels   map[string]string
 	// Dialect is the session's dialect: the one of calls that name none
 	// when the agent's response names none either. Empty means the
@@ -94,6 +107,10 @@ type Config struct {
 	// TaskOptions are passed to task setup and grading. An empty
 	// CacheDir means <Out>/<task>/cache.
 	TaskOptions task.Options
+
+	// Prices turn the model tokens agents report into money (default
+	// [agent.DefaultPrices]).
+	Prices agent.Prices
 
 	// Progress receives progress: a line rewritten in place when
 	// Terminal, else a line per finished task. Nil means none.
@@ -108,6 +125,12 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
+	if c.Trials <= 0 {
+		c.Trials = 1
+	}
+	if c.Prices == nil {
+		c.Prices = agent.DefaultPrices
+	}
 	if c.Parallel <= 0 {
 		c.Parallel = 1
 	}
@@ -123,11 +146,19 @@ func (c Config) withDefaults() Config {
 	case c.Retries < 0:
 		c.Retries = 0
 	}
+	if c.Quiet == 0 {
+		c.Quiet = 100 * time.Millisecond
+	}
 	switch {
+	case c.Settle == 0 && c.Quiet > 0:
+		c.Settle = 2 * time.Second
 	case c.Settle == 0:
 		c.Settle = 500 * time.Millisecond
 	case c.Settle < 0:
 		c.Settle = 0
+	}
+	if c.Quiet > 0 && c.Settle > 0 && c.Settle < c.Quiet {
+		c.Settle = c.Quiet
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -139,6 +170,12 @@ func (c Config) withDefaults() Config {
 const (
 	// StatusPassed: graded with score 1.
 	StatusPassed = "passed"
+	// StatusSkipped: not run, for the task needs what this run cannot
+	// give it (Google Drive credentials, an account login, an app the
+	// image lacks, a part not available yet); Error says which field and
+	// why. Neither the agent's failure nor the infrastructure's: it
+	// counts in no success rate, and runs again on resume.
+	StatusSkipped = "skipped"
 	// StatusFailed: graded below 1 (the agent ended, or ran out of
 	// steps, with the task not done).
 	StatusFailed = "failed"
@@ -159,10 +196,15 @@ const (
 
 // Result is one task's outcome: one line of results.jsonl.
 type Result struct {
-	ID     string  `json:"id"`
-	Domain string  `json:"domain"`
-	Score  float64 `json:"score"`
-	Status string  `json:"status"`
+	ID     string `json:"id"`
+	Domain string `json:"domain"`
+	// Trial is which run of the task this is (1..Config.Trials) when a
+	// run has several per task; zero when it has one.
+	Trial int `json:"trial,omitempty"`
+	// Instruction is what the agent was asked to do.
+	Instruction string  `json:"instruction,omitempty"`
+	Score       float64 `json:"score"`
+	Status      string  `json:"status"`
 	// Error says what went wrong, for every status but passed and
 	// failed.
 	Error string `json:"error,omitempty"`
@@ -190,8 +232,24 @@ type Result struct {
 	ObserveMS int64 `json:"observe_ms"`
 	SettleMS  int64 `json:"settle_ms"`
 	EvalMS    int64 `json:"eval_ms"`
+	// Usage sums the model tokens of the last attempt's steps, when the
+	// agent reports them; CostUSD is their price by Config.Prices (zero
+	// when the model has none).
+	Usage   *agent.Usage `json:"usage,omitempty"`
+	CostUSD float64      `json:"cost_usd,omitempty"`
 	// Finished is when the result was known.
 	Finished time.Time `json:"finished"`
+}
+
+// addUsage adds a step's tokens to the result and prices them.
+func (r *Result) addUsage(u agent.Usage, prices agent.Prices) {
+	if r.Usage == nil {
+		r.Usage = &agent.Usage{}
+	}
+	r.Usage.Add(u)
+	if c, ok := prices.Cost(u); ok {
+		r.CostUSD = round6(r.CostUSD + c)
+	}
 }
 
 // Run runs the tasks, at most cfg.Parallel at a time, appending each
@@ -214,10 +272,10 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 	case cfg.Out == "":
 		return nil, errdefs.ErrInvalidArgument.WithMessage("farm: out: required (the run's directory)")
 	}
-	if err := checkTasks(tasks); err != nil {
+	if err := checkTasks(tasks, cfg.Trials); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+	if err := os.MkdirAll(cfg.Out, 0o700); err != nil {
 		return nil, fmt.Errorf("create run directory: %w", err)
 	}
 	path := filepath.Join(cfg.Out, ResultsFile)
@@ -232,14 +290,28 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 	}
 	defer rf.close()
 
+	// Skipped tasks run again on resume: what they lacked (a mirror of
+	// their files, an image with their app) may be there now.
 	finished := make(map[string]bool, len(done))
+	kept := done[:0:0]
 	for _, r := range done {
-		finished[r.ID] = true
+		if r.Status == StatusSkipped {
+			continue
+		}
+		finished[r.Key()] = true
+		kept = append(kept, r)
 	}
-	var todo []*task.Task
+	done = kept
+	var todo []job
 	for _, t := range tasks {
-		if !finished[t.ID] {
-			todo = append(todo, t)
+		for n := range cfg.Trials {
+			j := job{t: t}
+			if cfg.Trials > 1 {
+				j.trial = n + 1
+			}
+			if !finished[Result{ID: t.ID, Trial: j.trial}.Key()] {
+				todo = append(todo, j)
+			}
 		}
 	}
 	prog := newProgress(cfg.Progress, cfg.Terminal, len(todo))
@@ -264,13 +336,13 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 	f := &farm{cfg: cfg, prog: prog}
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallel)
-	for _, t := range todo {
+	for _, j := range todo {
 		if ctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
 			if ctx.Err() == nil {
-				f.runTask(ctx, t, emit)
+				f.runTask(ctx, j, emit)
 			}
 			return nil
 		})
@@ -284,7 +356,7 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 // checkTasks refuses tasks that cannot share a run directory: two with
 // one id, or ids that map to one folder name. Its errors are of class
 // [errdefs.ErrInvalidArgument].
-func checkTasks(tasks []*task.Task) error {
+func checkTasks(tasks []*task.Task, trials int) error {
 	seen := map[string]string{}
 	dirs := map[string]string{}
 	for _, t := range tasks {
@@ -292,13 +364,44 @@ func checkTasks(tasks []*task.Task) error {
 			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("farm: task id %q appears twice (%s, %s)", t.ID, prev, t.Path))
 		}
 		seen[t.ID] = t.Path
-		d := DirName(t.ID)
-		if other, dup := dirs[d]; dup {
-			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("farm: task ids %q and %q share the folder name %q", other, t.ID, d))
+		for n := range trials {
+			r := Result{ID: t.ID}
+			if trials > 1 {
+				r.Trial = n + 1
+			}
+			d := r.Dir()
+			if other, dup := dirs[d]; dup && other != t.ID {
+				return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("farm: task ids %q and %q share the folder name %q", other, t.ID, d))
+			}
+			dirs[d] = t.ID
 		}
-		dirs[d] = t.ID
 	}
 	return nil
+}
+
+// job is one trial of one task.
+type job struct {
+	t     *task.Task
+	trial int // 0 when the run has one trial per task
+}
+
+// Key identifies a result in its run: the task's id, and its trial when
+// the run has several ("id#2").
+func (r Result) Key() string {
+	if r.Trial == 0 {
+		return r.ID
+	}
+	return r.ID + "#" + strconv.Itoa(r.Trial)
+}
+
+// Dir is the folder of the result's trajectory in the run directory:
+// [DirName] of its task, with ".trial-N" after it when the run has
+// several trials.
+func (r Result) Dir() string {
+	if r.Trial == 0 {
+		return DirName(r.ID)
+	}
+	return DirName(r.ID) + ".trial-" + strconv.Itoa(r.Trial)
 }
 
 // farm is one run.
@@ -310,13 +413,22 @@ type farm struct {
 // runTask runs t, retrying infrastructure failures, and emits its result
 // unless ctx ended first. The result is emitted as soon as it is known,
 // before the sandbox is stopped.
-func (f *farm) runTask(ctx context.Context, t *task.Task, emit func(Result)) {
+func (f *farm) runTask(ctx context.Context, j job, emit func(Result)) {
 	f.prog.started()
 	defer f.prog.ended()
 	start := time.Now()
-	log := f.cfg.Logger.With("task", t.ID)
+	log := f.cfg.Logger.With("task", j.t.ID)
+	if j.trial > 0 {
+		log = log.With("trial", j.trial)
+	}
+	if sk := j.t.Skip; sk != nil {
+		r := Result{ID: j.t.ID, Domain: j.t.Domain, Trial: j.trial, Status: StatusSkipped, Error: sk.Error(),
+			Attempts: 0, Finished: time.Now().UTC()}
+		emit(r)
+		return
+	}
 	for n := 1; ; n++ {
-		o, teardown := f.attempt(ctx, t)
+		o, teardown := f.attempt(ctx, j)
 		r := o.Result
 		again := !o.canceled && o.retry && n <= f.cfg.Retries
 		if !o.canceled && !again {

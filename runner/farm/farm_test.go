@@ -21,6 +21,7 @@ import (
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/fake"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -77,17 +78,11 @@ not json at all
 	}
 }
 
-// idleProvider is a provider that is never asked to start anything.
-type idleProvider struct{}
-
-func (idleProvider) Start(context.Context, sandbox.Spec) (sandbox.Instance, error) {
-	return sandbox.Instance{}, errdefs.ErrUnavailable.WithMessage("idle provider")
-}
-func (idleProvider) Stop(context.Context, string) error { return nil }
-
 func TestRunRefusesBadConfig(t *testing.T) {
 	ctx := t.Context()
-	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": idleProvider{}}})
+	// A provider that is never asked to start anything.
+	idle := fake.New(fake.Config{Errs: []error{errdefs.ErrUnavailable.WithMessage("idle provider")}})
+	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": idle}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,15 +183,18 @@ func TestSummarize(t *testing.T) {
 	}
 	got := Summarize(results)
 	want := []DomainSummary{
-		{Domain: "files", Tasks: 4, Passed: 2, Errors: 1, SuccessRate: 0.5, MeanScore: 0.625, P50MS: 2000, P95MS: 9000, P50Steps: 3, P95Steps: 30},
+		{Domain: "files", Tasks: 4, Passed: 2, Errors: 1, SuccessRate: 0.5, MeanScore: 0.625, P50MS: 2000, P95MS: 9000, P50Steps: 3, P95Steps: 30, MeanScoreCI: &[2]float64{0.25, 1}},
 		{Domain: "shell", Tasks: 1, Passed: 0, Errors: 1, SuccessRate: 0, MeanScore: 0, P50MS: 500, P95MS: 500, P50Steps: 0, P95Steps: 0},
-		{Domain: "all", Tasks: 5, Passed: 2, Errors: 2, SuccessRate: 0.4, MeanScore: 0.5, P50MS: 2000, P95MS: 9000, P50Steps: 3, P95Steps: 30},
+		{Domain: "all", Tasks: 5, Passed: 2, Errors: 2, SuccessRate: 0.4, MeanScore: 0.5, P50MS: 2000, P95MS: 9000, P50Steps: 3, P95Steps: 30, MeanScoreCI: &[2]float64{0.1, 0.9}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Summarize (-want +got):\n%s", diff)
 	}
 	if got := Summarize(nil); len(got) != 0 {
 		t.Errorf("Summarize(nil) = %v, want nothing", got)
+	}
+	if s := Summarize(results[:1]); s[0].MeanScoreCI != nil {
+		t.Errorf("one task has an interval: %v", *s[0].MeanScoreCI)
 	}
 
 	var buf bytes.Buffer

@@ -114,7 +114,7 @@ func TestAnthropicAgentSolvesTask(t *testing.T) {
 			}
 			return `{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929",
 				"content":[{"type":"text","text":"notes.txt is now in ~/Documents."}],
-				"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3400,"output_tokens":12}}`
+				"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3400,"output_tokens":12,"cache_read_input_tokens":1000,"cache_creation_input_tokens":200}}`
 		},
 	)
 	ag, err := agent.NewAnthropic(agent.AnthropicConfig{APIKey: "test", BaseURL: srv.URL, MaxRetries: -1})
@@ -128,6 +128,18 @@ func TestAnthropicAgentSolvesTask(t *testing.T) {
 	}
 	if r := results[0]; r.Status != StatusPassed || r.Steps != 2 || r.LastAction != "DONE" {
 		t.Errorf("result = %+v", r)
+	}
+	// The tokens of both answers, priced at the list price of the
+	// model the API named.
+	u := results[0].Usage
+	if u == nil || *u != (agent.Usage{Model: "claude-sonnet-4-5-20250929", InputTokens: 5000, OutputTokens: 102, CacheReadTokens: 1000, CacheWriteTokens: 200}) {
+		t.Errorf("usage = %+v", u)
+	}
+	if want := (5000*3 + 102*15 + 1000*0.30 + 200*3.75) / 1e6; results[0].CostUSD != round6(want) {
+		t.Errorf("cost = %v, want %v", results[0].CostUSD, round6(want))
+	}
+	if s := Summarize(results)[0]; s.InputTokens != 5000 || s.CacheReadTokens != 1000 || s.CostUSD != round6((5000*3+102*15+1000*0.30+200*3.75)/1e6) {
+		t.Errorf("summary = %+v", s)
 	}
 	if requests() != 2 {
 		t.Errorf("%d API requests, want 2", requests())
@@ -184,6 +196,9 @@ func TestOpenAIAgentSolvesTask(t *testing.T) {
 	}
 	if r := results[0]; r.Status != StatusPassed || r.Steps != 3 || r.LastAction != "DONE" {
 		t.Errorf("result = %+v", r)
+	}
+	if u := results[0].Usage; u == nil || u.InputTokens != 1800+3300+4700 || u.OutputTokens != 70 || results[0].CostUSD == 0 {
+		t.Errorf("usage = %+v, cost %v", u, results[0].CostUSD)
 	}
 	if requests() != 3 {
 		t.Errorf("%d API requests, want 3", requests())

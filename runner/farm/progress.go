@@ -78,7 +78,7 @@ func (p *progress) finished(r Result) {
 	if p.w == nil {
 		return
 	}
-	line := fmt.Sprintf("%d/%d %-7s %s score=%.2f steps=%d %s", p.done, p.total, r.Status, r.ID, r.Score, r.Steps, seconds(r.DurationMS))
+	line := fmt.Sprintf("%d/%d %-7s %s score=%.2f steps=%d %s", p.done, p.total, r.Status, r.Key(), r.Score, r.Steps, seconds(r.DurationMS))
 	if r.Attempts > 1 {
 		line += fmt.Sprintf(" attempts=%d", r.Attempts)
 	}

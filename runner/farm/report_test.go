@@ -41,7 +41,8 @@ func fakeRun(t *testing.T) (string, []Result) {
 	t.Helper()
 	out := t.TempDir()
 	results := []Result{
-		{ID: "files-copy", Domain: "files", Status: StatusPassed, Score: 1, Steps: 2, Attempts: 1, DurationMS: 1200, LastAction: task.ActionDone},
+		{ID: "files-copy", Domain: "files", Status: StatusPassed, Score: 1, Steps: 2, Attempts: 1, DurationMS: 1200, LastAction: task.ActionDone,
+			Instruction: "Copy notes.txt to the Desktop", SandboxMS: 300, SetupMS: 200, AgentMS: 400, ToolsMS: 100, EvalMS: 150},
 		{ID: `evil<script>alert("id")</script>`, Domain: "shell", Status: StatusFailed, Score: 0, Steps: 1, Attempts: 1, DurationMS: 800,
 			Detail: "exact_match: got <b>no</b>"},
 		{ID: "broken-start", Domain: "shell", Status: StatusInfraError, Attempts: 2, Error: "start sandbox: unavailable"},
@@ -171,6 +172,45 @@ func TestReportInChromium(t *testing.T) {
 	page := filepath.Join(out, ReportFile)
 	dom := renderDOM(t, browser, page)
 	checkReportDOM(t, dom, results, 2)
+	// The instruction and the grader's detail are in the tasks table,
+	// the charts drawn: a bar per domain (files passed all, shell none).
+	for _, s := range []string{`<td class="l ins">Copy notes.txt to the Desktop</td>`, `<td class="l why">exact_match: got &lt;b&gt;no&lt;/b&gt;</td>`,
+		`<rect x="200" y="4" width="360" height="14" class="ok">`, `<rect x="200" y="24" width="0" height="14" class="ok">`} {
+		if !strings.Contains(dom, s) {
+			t.Errorf("rendered report lacks %s", s)
+		}
+	}
+	// And they are visible: the screen Chromium paints has the chart's
+	// green and the setup segment's orange.
+	shot := filepath.Join(t.TempDir(), "report.png")
+	cmd := exec.CommandContext(t.Context(), browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(),
+		"--window-size=1280,1600", "--hide-scrollbars", "--screenshot="+shot, "file://"+page)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, b)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[color.RGBA]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			count[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 255}]++
+		}
+	}
+	if n := count[color.RGBA{0x2e, 0x8b, 0x4a, 255}]; n < 360*10 {
+		t.Errorf("%d pixels of the success chart's green painted, want a 360x14 bar", n)
+	}
+	if n := count[color.RGBA{0xe0, 0xa0, 0x40, 255}]; n < 50 {
+		t.Errorf("%d pixels of the setup segment painted", n)
+	}
 
 	// A screenshot gone from the run shows the warning.
 	if err := os.Remove(filepath.Join(out, DirName("files-copy"), "final.png")); err != nil {

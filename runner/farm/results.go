@@ -16,8 +16,8 @@ const ResultsFile = "results.jsonl"
 
 // ReadResults reads a results.jsonl: one [Result] per line. A missing
 // file is an empty run. Lines that are not results (a line torn by a
-// crash) are skipped; when a task has several lines the last wins, at
-// the place of the first.
+// crash) are skipped; when a task (or a trial of one) has several lines
+// the last wins, at the place of the first.
 func ReadResults(path string) ([]Result, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -30,6 +30,10 @@ func ReadResults(path string) ([]Result, error) {
 	return parseResults(f)
 }
 
+// ParseResults reads results in the format of results.jsonl, as
+// [ReadResults] reads the file (GET /v1/runs/{id}/results answers it).
+func ParseResults(r io.Reader) ([]Result, error) { return parseResults(r) }
+
 func parseResults(r io.Reader) ([]Result, error) {
 	var out []Result
 	at := map[string]int{}
@@ -40,11 +44,11 @@ func parseResults(r io.Reader) ([]Result, error) {
 		if json.Unmarshal(sc.Bytes(), &res) != nil || res.ID == "" {
 			continue
 		}
-		if i, ok := at[res.ID]; ok {
+		if i, ok := at[res.Key()]; ok {
 			out[i] = res
 			continue
 		}
-		at[res.ID] = len(out)
+		at[res.Key()] = len(out)
 		out = append(out, res)
 	}
 	if err := sc.Err(); err != nil {
@@ -63,7 +67,7 @@ type resultsFile struct {
 // results it holds. A torn last line (a crash mid-write) is cut off, so
 // the next line starts clean.
 func openResults(path string) (*resultsFile, []Result, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open results: %w", err)
 	}

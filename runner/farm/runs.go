@@ -18,13 +18,13 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/task"
 )
 
-// RunFile is the name of a background run's description ([wire.Run] as
+// RunFile is the name of a background run's description ([api.Run] as
 // JSON) in its directory, written when the run starts and when it ends.
 const RunFile = "run.json"
 
@@ -32,10 +32,11 @@ const RunFile = "run.json"
 // belongs to.
 const LabelRun = "dev.deskrun.run"
 
-// Bounds of a [wire.CreateRunRequest] and its defaults, as documented
+// Bounds of a [api.CreateRunRequest] and its defaults, as documented
 // there.
 const (
 	maxParallel  = 64
+	maxTrials    = 100
 	maxStepLimit = 1000
 	maxRetries   = 10
 	minTimeout   = time.Second
@@ -96,7 +97,7 @@ type Runs struct {
 
 // bgRun is one run of a Runs.
 type bgRun struct {
-	info   wire.Run // guarded by Runs.mu
+	info   api.Run // guarded by Runs.mu
 	cancel context.CancelCauseFunc
 	done   chan struct{} // closed when the run has ended
 }
@@ -147,15 +148,15 @@ func (rs *Runs) load() error {
 		if err != nil {
 			continue // not a run's directory
 		}
-		var info wire.Run
+		var info api.Run
 		if json.Unmarshal(b, &info) != nil || info.ID != e.Name() {
 			continue
 		}
 		info.Out = out
-		if info.Status == wire.RunRunning {
+		if info.Status == api.RunRunning {
 			// The server that ran it stopped without ending it.
 			results, _ := ReadResults(filepath.Join(out, ResultsFile))
-			info = ended(info, results, wire.RunFailed, "the server stopped before the run ended")
+			info = ended(info, results, api.RunFailed, "the server stopped before the run ended")
 			if err := writeRunFile(out, info); err != nil {
 				rs.log.Warn("mark an interrupted run failed", "run", info.ID, "err", err)
 			}
@@ -168,10 +169,10 @@ func (rs *Runs) load() error {
 }
 
 // ended returns info as a run that ended with status and results.
-func ended(info wire.Run, results []Result, status, why string) wire.Run {
+func ended(info api.Run, results []Result, status, why string) api.Run {
 	info.Status, info.Error = status, why
 	info.FinishedAt = time.Now().UTC()
-	info.Done, info.Passed, info.Failed, info.Errors = 0, 0, 0, 0
+	info.Done, info.Passed, info.Failed, info.Errors, info.Skipped = 0, 0, 0, 0, 0
 	for _, r := range results {
 		count(&info, r)
 	}
@@ -183,13 +184,15 @@ func ended(info wire.Run, results []Result, status, why string) wire.Run {
 }
 
 // count adds r to info's counts.
-func count(info *wire.Run, r Result) {
+func count(info *api.Run, r Result) {
 	info.Done++
 	switch r.Status {
 	case StatusPassed:
 		info.Passed++
 	case StatusFailed:
 		info.Failed++
+	case StatusSkipped:
+		info.Skipped++
 	default:
 		info.Errors++
 	}
@@ -207,7 +210,7 @@ func outOfRange(field string, v, lo, hi int64) error {
 
 // validate checks req and applies its defaults. Errors are of class
 // [errdefs.ErrInvalidArgument] and name the field.
-func (rs *Runs) validate(req wire.CreateRunRequest) (wire.CreateRunRequest, error) {
+func (rs *Runs) validate(req api.CreateRunRequest) (api.CreateRunRequest, error) {
 	if strings.TrimSpace(req.Tasks) == "" {
 		return req, errdefs.ErrInvalidArgument.WithMessage("tasks: required, a task file or folder on the server")
 	}
@@ -220,6 +223,12 @@ func (rs *Runs) validate(req wire.CreateRunRequest) (wire.CreateRunRequest, erro
 	}
 	if req.Agent == "" {
 		req.Agent = "replay"
+	}
+	if req.Trials == 0 {
+		req.Trials = 1
+	}
+	if req.Trials < 1 || req.Trials > maxTrials {
+		return req, outOfRange("trials", int64(req.Trials), 1, maxTrials)
 	}
 	if req.Parallel == 0 {
 		req.Parallel = defaultParallel
@@ -247,7 +256,7 @@ func (rs *Runs) validate(req wire.CreateRunRequest) (wire.CreateRunRequest, erro
 		return req, outOfRange("retries", int64(retries), 0, maxRetries)
 	}
 	req.Retries = &retries
-	if err := rs.cfg.Manager.Validate(wire.CreateSessionRequest{Provider: req.Provider, Image: req.Image, Screen: req.Screen}); err != nil {
+	if err := rs.cfg.Manager.Validate(api.CreateSessionRequest{Provider: req.Provider, Image: req.Image, Screen: req.Screen}); err != nil {
 		return req, err // names provider or screen.*
 	}
 	for i, p := range req.Only {
@@ -266,43 +275,46 @@ func (rs *Runs) validate(req wire.CreateRunRequest) (wire.CreateRunRequest, erro
 // be between 1 and 64, got 0", "tasks: load tasks: ..."); a closed Runs
 // or a runs directory that cannot be written is
 // [errdefs.ErrUnavailable].
-func (rs *Runs) Start(req wire.CreateRunRequest) (wire.Run, error) {
+func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 	req, err := rs.validate(req)
 	if err != nil {
-		return wire.Run{}, err
+		return api.Run{}, err
 	}
 	tasks, err := task.Load(req.Tasks)
 	if err != nil {
-		return wire.Run{}, invalidField("tasks", err)
+		return api.Run{}, invalidField("tasks", err)
 	}
 	if len(tasks) == 0 {
-		return wire.Run{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("tasks: %s holds no task (.json or .yaml) files", req.Tasks))
+		return api.Run{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("tasks: %s holds no task (.json or .yaml) files", req.Tasks))
 	}
 	if tasks, err = Select(tasks, req.Only); err != nil {
-		return wire.Run{}, invalidField("only", err)
+		return api.Run{}, invalidField("only", err)
 	}
-	if err := checkTasks(tasks); err != nil {
-		return wire.Run{}, invalidField("tasks", err)
+	if err := checkTasks(tasks, req.Trials); err != nil {
+		return api.Run{}, invalidField("tasks", err)
 	}
 	opts := rs.cfg.Agents
 	opts.HTTPToken = agent.Secret(req.AgentToken)
 	ag, err := agent.FromSpec(req.Agent, opts)
 	if err != nil {
-		return wire.Run{}, invalidField("agent", err)
+		return api.Run{}, invalidField("agent", err)
 	}
 	req.AgentToken = ""
+	// What is stored (run.json), logged and answered names the agent
+	// without the credentials its URL may hold.
+	req.Agent = agent.Redact(req.Agent)
 
 	id := newRunID()
 	out := filepath.Join(rs.cfg.Dir, id)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return wire.Run{}, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("runs directory: %v (give deskrun serve a writable --runs)", err))
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		return api.Run{}, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("runs directory: %v (give deskrun serve a writable --runs)", err))
 	}
-	info := wire.Run{
-		ID: id, Status: wire.RunRunning, CreatedAt: time.Now().UTC(), Out: out, Request: req, Total: len(tasks),
+	info := api.Run{
+		ID: id, Status: api.RunRunning, CreatedAt: time.Now().UTC(), Out: out, Request: req, Total: len(tasks) * req.Trials,
 	}
 	if err := writeRunFile(out, info); err != nil {
 		os.RemoveAll(out)
-		return wire.Run{}, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("runs directory: %v", err))
+		return api.Run{}, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("runs directory: %v", err))
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &bgRun{info: info, cancel: cancel, done: make(chan struct{})}
@@ -311,7 +323,7 @@ func (rs *Runs) Start(req wire.CreateRunRequest) (wire.Run, error) {
 		rs.mu.Unlock()
 		cancel(errShutdown)
 		os.RemoveAll(out)
-		return wire.Run{}, errdefs.ErrUnavailable.WithMessage("the server is shutting down")
+		return api.Run{}, errdefs.ErrUnavailable.WithMessage("the server is shutting down")
 	}
 	rs.runs[id] = r
 	rs.wg.Add(1)
@@ -321,7 +333,7 @@ func (rs *Runs) Start(req wire.CreateRunRequest) (wire.Run, error) {
 	log.Info("run started", "tasks", len(tasks), "agent", req.Agent, "parallel", req.Parallel, "out", out)
 	cfg := Config{
 		Manager: rs.cfg.Manager, Agent: ag, Out: out,
-		Parallel: req.Parallel, MaxSteps: req.MaxSteps, Timeout: time.Duration(req.TimeoutMS) * time.Millisecond,
+		Trials: req.Trials, Parallel: req.Parallel, MaxSteps: req.MaxSteps, Timeout: time.Duration(req.TimeoutMS) * time.Millisecond,
 		Retries:  retriesOf(*req.Retries),
 		Provider: req.Provider, Image: req.Image, Screen: req.Screen,
 		Labels:      map[string]string{LabelRun: id},
@@ -357,15 +369,15 @@ func retriesOf(n int) int {
 func (rs *Runs) run(ctx context.Context, r *bgRun, cfg Config, tasks []*task.Task, log *slog.Logger) {
 	started := time.Now()
 	results, err := Run(ctx, cfg, tasks)
-	status, why := wire.RunFinished, ""
+	status, why := api.RunFinished, ""
 	switch {
 	case ctx.Err() != nil:
-		status, why = wire.RunCancelled, context.Cause(ctx).Error()
+		status, why = api.RunCancelled, context.Cause(ctx).Error()
 	case err != nil:
-		status, why = wire.RunFailed, err.Error()
+		status, why = api.RunFailed, err.Error()
 	}
-	if err := WriteReport(cfg.Out, results); err != nil && status == wire.RunFinished {
-		status, why = wire.RunFailed, err.Error()
+	if err := WriteReport(cfg.Out, results); err != nil && status == api.RunFinished {
+		status, why = api.RunFailed, err.Error()
 	}
 	rs.mu.Lock()
 	info := ended(r.info, results, status, why)
@@ -381,7 +393,7 @@ func (rs *Runs) run(ctx context.Context, r *bgRun, cfg Config, tasks []*task.Tas
 }
 
 // writeRunFile writes info to <out>/run.json, replacing it whole.
-func writeRunFile(out string, info wire.Run) error {
+func writeRunFile(out string, info api.Run) error {
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode run: %w", err)
@@ -398,7 +410,7 @@ func writeRunFile(out string, info wire.Run) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write run file: %w", err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
 		return fmt.Errorf("write run file: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(out, RunFile)); err != nil {
@@ -419,31 +431,31 @@ func notFound(id string) error {
 
 // find returns the run id and its description, or an
 // [errdefs.ErrNotFound] error.
-func (rs *Runs) find(id string) (*bgRun, wire.Run, error) {
+func (rs *Runs) find(id string) (*bgRun, api.Run, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	r, ok := rs.runs[id]
 	if !ok {
-		return nil, wire.Run{}, notFound(id)
+		return nil, api.Run{}, notFound(id)
 	}
 	return r, r.info, nil
 }
 
 // Get describes the run id; an unknown id is [errdefs.ErrNotFound].
-func (rs *Runs) Get(id string) (wire.Run, error) {
+func (rs *Runs) Get(id string) (api.Run, error) {
 	_, info, err := rs.find(id)
 	return info, err
 }
 
 // List describes every run, by creation time.
-func (rs *Runs) List() []wire.Run {
+func (rs *Runs) List() []api.Run {
 	rs.mu.Lock()
-	out := make([]wire.Run, 0, len(rs.runs))
+	out := make([]api.Run, 0, len(rs.runs))
 	for _, r := range rs.runs {
 		out = append(out, r.info)
 	}
 	rs.mu.Unlock()
-	slices.SortFunc(out, func(a, b wire.Run) int {
+	slices.SortFunc(out, func(a, b api.Run) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c
 		}
@@ -458,7 +470,7 @@ func (rs *Runs) Active() int {
 	defer rs.mu.Unlock()
 	n := 0
 	for _, r := range rs.runs {
-		if r.info.Status == wire.RunRunning {
+		if r.info.Status == api.RunRunning {
 			n++
 		}
 	}
@@ -490,7 +502,7 @@ func (rs *Runs) Report(id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.Status == wire.RunRunning {
+	if info.Status == api.RunRunning {
 		return nil, errdefs.ErrConflict.WithMessage(fmt.Sprintf("run %q is still running: its report is written when it ends", id))
 	}
 	b, err := os.ReadFile(filepath.Join(info.Out, ReportFile))
@@ -543,12 +555,12 @@ func (rs *Runs) TaskFile(id, dir, name string) ([]byte, error) {
 // writes the report; Cancel waits for that, at most until ctx ends, and
 // returns the run (status cancelled). A run that has ended is returned
 // as it is. An unknown id is [errdefs.ErrNotFound].
-func (rs *Runs) Cancel(ctx context.Context, id string) (wire.Run, error) {
+func (rs *Runs) Cancel(ctx context.Context, id string) (api.Run, error) {
 	r, info, err := rs.find(id)
 	if err != nil {
-		return wire.Run{}, err
+		return api.Run{}, err
 	}
-	if info.Status == wire.RunRunning {
+	if info.Status == api.RunRunning {
 		r.cancel(errCancelled)
 	}
 	select {
@@ -571,7 +583,7 @@ func (rs *Runs) Forget(id string) error {
 		rs.mu.Unlock()
 		return notFound(id)
 	}
-	if r.info.Status == wire.RunRunning {
+	if r.info.Status == api.RunRunning {
 		rs.mu.Unlock()
 		return errdefs.ErrConflict.WithMessage(fmt.Sprintf("run %q is running: cancel it first", id))
 	}
@@ -590,7 +602,7 @@ func (rs *Runs) Close(ctx context.Context) error {
 	rs.mu.Lock()
 	rs.closed = true
 	for _, r := range rs.runs {
-		if r.info.Status == wire.RunRunning {
+		if r.info.Status == api.RunRunning {
 			r.cancel(errShutdown)
 		}
 	}

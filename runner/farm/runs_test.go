@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/fake"
 )
 
 func TestSelect(t *testing.T) {
@@ -55,37 +56,17 @@ func TestSelect(t *testing.T) {
 	}
 }
 
-// gateProvider starts no sandbox: each Start waits until the gate opens
+// gateProvider starts no sandbox: each Start waits until gate closes
 // (or its context ends), then fails as an unavailable engine does.
-type gateProvider struct {
-	gate    chan struct{}
-	mu      sync.Mutex
-	waiting int
-}
-
-func (p *gateProvider) Start(ctx context.Context, _ sandbox.Spec) (sandbox.Instance, error) {
-	p.mu.Lock()
-	p.waiting++
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		p.waiting--
-		p.mu.Unlock()
-	}()
-	select {
-	case <-p.gate:
-		return sandbox.Instance{}, errdefs.ErrUnavailable.WithMessage("engine down")
-	case <-ctx.Done():
-		return sandbox.Instance{}, ctx.Err()
-	}
-}
-
-func (p *gateProvider) Stop(context.Context, string) error { return errdefs.ErrNotFound }
-
-func (p *gateProvider) starting() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.waiting
+func gateProvider(gate chan struct{}) *fake.Provider {
+	return fake.New(fake.Config{Before: func(ctx context.Context, _ sandbox.Spec) error {
+		select {
+		case <-gate:
+			return errdefs.ErrUnavailable.WithMessage("engine down")
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}})
 }
 
 // writeTasks writes n tasks of the files domain into a new folder.
@@ -127,7 +108,7 @@ func newRuns(t *testing.T, p sandbox.Provider, dir string) (*Runs, *runner.Manag
 	return rs, m
 }
 
-func waitRun(t *testing.T, rs *Runs, id string) wire.Run {
+func waitRun(t *testing.T, rs *Runs, id string) api.Run {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -135,7 +116,7 @@ func waitRun(t *testing.T, rs *Runs, id string) wire.Run {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != wire.RunRunning {
+		if r.Status != api.RunRunning {
 			return r
 		}
 		if time.Now().After(deadline) {
@@ -146,7 +127,7 @@ func waitRun(t *testing.T, rs *Runs, id string) wire.Run {
 }
 
 func TestRunsRefuseBadRequests(t *testing.T) {
-	rs, _ := newRuns(t, &gateProvider{gate: make(chan struct{})}, t.TempDir())
+	rs, _ := newRuns(t, gateProvider(make(chan struct{})), t.TempDir())
 	tasks := writeTasks(t, 2)
 	dup := t.TempDir()
 	for _, name := range []string{"a.json", "b.json"} {
@@ -157,25 +138,25 @@ func TestRunsRefuseBadRequests(t *testing.T) {
 	neg := -1
 	many := 11
 	for _, tt := range []struct {
-		req  wire.CreateRunRequest
+		req  api.CreateRunRequest
 		want string
 	}{
-		{wire.CreateRunRequest{}, "tasks: required"},
-		{wire.CreateRunRequest{Tasks: tasks, Parallel: 65}, "parallel: must be between 1 and 64, got 65"},
-		{wire.CreateRunRequest{Tasks: tasks, Parallel: -2}, "parallel: must be between 1 and 64, got -2"},
-		{wire.CreateRunRequest{Tasks: tasks, MaxSteps: 1001}, "max_steps: must be between 1 and 1000"},
-		{wire.CreateRunRequest{Tasks: tasks, TimeoutMS: 10}, "timeout_ms: must be between 1000 and 86400000"},
-		{wire.CreateRunRequest{Tasks: tasks, Retries: &neg}, "retries: must be between 0 and 10, got -1"},
-		{wire.CreateRunRequest{Tasks: tasks, Retries: &many}, "retries: must be between 0 and 10, got 11"},
-		{wire.CreateRunRequest{Tasks: tasks, Provider: "kube"}, `provider: unknown provider "kube"`},
-		{wire.CreateRunRequest{Tasks: tasks, Screen: wire.Screen{Width: 10, Height: 10}}, "screen.width: 10 out of range"},
-		{wire.CreateRunRequest{Tasks: tasks, Only: []string{"t1", " "}}, "only[1]: empty pattern"},
-		{wire.CreateRunRequest{Tasks: tasks, Only: []string{"x*"}}, `only: "x*" matches none of the 2 tasks`},
-		{wire.CreateRunRequest{Tasks: filepath.Join(tasks, "missing")}, "tasks: load tasks: stat "},
-		{wire.CreateRunRequest{Tasks: t.TempDir()}, "tasks: " /* an empty folder */},
-		{wire.CreateRunRequest{Tasks: dup}, `tasks: load `},
-		{wire.CreateRunRequest{Tasks: tasks, Agent: "gemini"}, `agent: unknown agent "gemini"`},
-		{wire.CreateRunRequest{Tasks: tasks, Agent: "anthropic"}, "agent: anthropic: api key: required"},
+		{api.CreateRunRequest{}, "tasks: required"},
+		{api.CreateRunRequest{Tasks: tasks, Parallel: 65}, "parallel: must be between 1 and 64, got 65"},
+		{api.CreateRunRequest{Tasks: tasks, Parallel: -2}, "parallel: must be between 1 and 64, got -2"},
+		{api.CreateRunRequest{Tasks: tasks, MaxSteps: 1001}, "max_steps: must be between 1 and 1000"},
+		{api.CreateRunRequest{Tasks: tasks, TimeoutMS: 10}, "timeout_ms: must be between 1000 and 86400000"},
+		{api.CreateRunRequest{Tasks: tasks, Retries: &neg}, "retries: must be between 0 and 10, got -1"},
+		{api.CreateRunRequest{Tasks: tasks, Retries: &many}, "retries: must be between 0 and 10, got 11"},
+		{api.CreateRunRequest{Tasks: tasks, Provider: "kube"}, `provider: unknown provider "kube"`},
+		{api.CreateRunRequest{Tasks: tasks, Screen: api.Screen{Width: 10, Height: 10}}, "screen.width: 10 out of range"},
+		{api.CreateRunRequest{Tasks: tasks, Only: []string{"t1", " "}}, "only[1]: empty pattern"},
+		{api.CreateRunRequest{Tasks: tasks, Only: []string{"x*"}}, `only: "x*" matches none of the 2 tasks`},
+		{api.CreateRunRequest{Tasks: filepath.Join(tasks, "missing")}, "tasks: load tasks: stat "},
+		{api.CreateRunRequest{Tasks: t.TempDir()}, "tasks: " /* an empty folder */},
+		{api.CreateRunRequest{Tasks: dup}, `tasks: load `},
+		{api.CreateRunRequest{Tasks: tasks, Agent: "gemini"}, `agent: unknown agent "gemini"`},
+		{api.CreateRunRequest{Tasks: tasks, Agent: "anthropic"}, "agent: anthropic: api key: required"},
 	} {
 		_, err := rs.Start(tt.req)
 		if !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), tt.want) {
@@ -194,17 +175,18 @@ func TestRunsRefuseBadRequests(t *testing.T) {
 // finishes with infrastructure errors, its counts, summary, results and
 // report, forgetting it, a cancelled run, and runs loaded back from disk.
 func TestRunsLifecycle(t *testing.T) {
-	p := &gateProvider{gate: make(chan struct{})}
+	gate := make(chan struct{})
+	p := gateProvider(gate)
 	dir := filepath.Join(t.TempDir(), "runs") // made by the first run
 	rs, _ := newRuns(t, p, dir)
 	tasks := writeTasks(t, 3)
 	zero := 0
 
-	run, err := rs.Start(wire.CreateRunRequest{Tasks: tasks, Parallel: 2, Retries: &zero, AgentToken: "secret"})
+	run, err := rs.Start(api.CreateRunRequest{Tasks: tasks, Parallel: 2, Retries: &zero, AgentToken: "secret"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != wire.RunRunning || run.Total != 3 || run.Out != filepath.Join(dir, run.ID) || run.Request.Agent != "replay" ||
+	if run.Status != api.RunRunning || run.Total != 3 || run.Out != filepath.Join(dir, run.ID) || run.Request.Agent != "replay" ||
 		run.Request.Parallel != 2 || run.Request.MaxSteps != 30 || run.Request.TimeoutMS != 600000 || *run.Request.Retries != 0 ||
 		run.Request.AgentToken != "" || run.CreatedAt.IsZero() {
 		t.Errorf("started %+v", run)
@@ -221,9 +203,9 @@ func TestRunsLifecycle(t *testing.T) {
 	if b, err := rs.Results(run.ID); err != nil || len(b) != 0 {
 		t.Errorf("results before any: %q %v", b, err)
 	}
-	close(p.gate) // every start now fails
+	close(gate) // every start now fails
 	run = waitRun(t, rs, run.ID)
-	if run.Status != wire.RunFinished || run.Done != 3 || run.Errors != 3 || run.Passed != 0 || run.FinishedAt.IsZero() || run.Error != "" {
+	if run.Status != api.RunFinished || run.Done != 3 || run.Errors != 3 || run.Passed != 0 || run.FinishedAt.IsZero() || run.Error != "" {
 		t.Errorf("finished %+v", run)
 	}
 	if len(run.Summary) != 2 || run.Summary[1].Domain != "all" || run.Summary[1].Tasks != 3 || run.Summary[1].Errors != 3 {
@@ -236,8 +218,8 @@ func TestRunsLifecycle(t *testing.T) {
 	if b, err := rs.Report(run.ID); err != nil || !strings.Contains(string(b), "<h1>deskrun run report</h1>") {
 		t.Errorf("report %.100q %v", b, err)
 	}
-	var onDisk wire.Run
-	if b, err := os.ReadFile(filepath.Join(run.Out, RunFile)); err != nil || json.Unmarshal(b, &onDisk) != nil || onDisk.Status != wire.RunFinished ||
+	var onDisk api.Run
+	if b, err := os.ReadFile(filepath.Join(run.Out, RunFile)); err != nil || json.Unmarshal(b, &onDisk) != nil || onDisk.Status != api.RunFinished ||
 		strings.Contains(string(b), "secret") {
 		t.Errorf("run.json: %s %v", b, err)
 	}
@@ -261,33 +243,33 @@ func TestRunsLifecycle(t *testing.T) {
 	if _, err := rs.Cancel(t.Context(), "nope"); !errdefs.IsNotFound(err) {
 		t.Errorf("Cancel(nope) = %v", err)
 	}
-	if got, err := rs.Cancel(t.Context(), run.ID); err != nil || got.Status != wire.RunFinished {
+	if got, err := rs.Cancel(t.Context(), run.ID); err != nil || got.Status != api.RunFinished {
 		t.Errorf("cancel of an ended run: %+v %v", got, err)
 	}
 
 	// Cancel: the tasks under way end, no result is written for them.
-	p2 := &gateProvider{gate: make(chan struct{})}
+	p2 := gateProvider(make(chan struct{}))
 	rs2, m2 := newRuns(t, p2, t.TempDir())
-	long, err := rs2.Start(wire.CreateRunRequest{Tasks: tasks, Parallel: 2})
+	long, err := rs2.Start(api.CreateRunRequest{Tasks: tasks, Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p2.starting() < 2 {
+	for p2.Starting() < 2 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	got, err := rs2.Cancel(t.Context(), long.ID)
-	if err != nil || got.Status != wire.RunCancelled || got.Done != 0 || got.Error != "cancelled on request" {
+	if err != nil || got.Status != api.RunCancelled || got.Done != 0 || got.Error != "cancelled on request" {
 		t.Errorf("cancelled %+v %v", got, err)
 	}
-	if p2.starting() != 0 || len(m2.List()) != 0 || rs2.Active() != 0 {
-		t.Errorf("after cancel: %d starting, %d sessions, %d runs active", p2.starting(), len(m2.List()), rs2.Active())
+	if p2.Starting() != 0 || len(m2.List()) != 0 || rs2.Active() != 0 {
+		t.Errorf("after cancel: %d starting, %d sessions, %d runs active", p2.Starting(), len(m2.List()), rs2.Active())
 	}
 	if _, err := rs2.Report(long.ID); err != nil {
 		t.Errorf("report of a cancelled run: %v", err)
 	}
 
 	// A run left running by a stopped server is loaded as failed.
-	stale := wire.Run{ID: "0123456789abcdef", Status: wire.RunRunning, CreatedAt: time.Now().UTC(), Total: 2, Request: wire.CreateRunRequest{Tasks: tasks}}
+	stale := api.Run{ID: "0123456789abcdef", Status: api.RunRunning, CreatedAt: time.Now().UTC(), Total: 2, Request: api.CreateRunRequest{Tasks: tasks}}
 	if err := os.MkdirAll(filepath.Join(dir, stale.ID), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -300,15 +282,15 @@ func TestRunsLifecycle(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "not-a-run"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := newRuns(t, &gateProvider{gate: make(chan struct{})}, dir)
+	again, _ := newRuns(t, gateProvider(make(chan struct{})), dir)
 	l := again.List()
 	if len(l) != 2 {
 		t.Fatalf("loaded %d runs, want 2: %+v", len(l), l)
 	}
-	if old, _ := again.Get(run.ID); old.Status != wire.RunFinished || old.Done != 3 {
+	if old, _ := again.Get(run.ID); old.Status != api.RunFinished || old.Done != 3 {
 		t.Errorf("reloaded finished run %+v", old)
 	}
-	if s, _ := again.Get(stale.ID); s.Status != wire.RunFailed || s.Done != 1 || s.Passed != 1 || !strings.Contains(s.Error, "server stopped") {
+	if s, _ := again.Get(stale.ID); s.Status != api.RunFailed || s.Done != 1 || s.Passed != 1 || !strings.Contains(s.Error, "server stopped") {
 		t.Errorf("reloaded interrupted run %+v", s)
 	}
 
@@ -330,30 +312,30 @@ func TestRunsLifecycle(t *testing.T) {
 // TestRunsClose: closing cancels the runs under way, waits for them, and
 // refuses new ones.
 func TestRunsClose(t *testing.T) {
-	p := &gateProvider{gate: make(chan struct{})}
+	p := gateProvider(make(chan struct{}))
 	rs, _ := newRuns(t, p, t.TempDir())
 	tasks := writeTasks(t, 2)
-	run, err := rs.Start(wire.CreateRunRequest{Tasks: tasks})
+	run, err := rs.Start(api.CreateRunRequest{Tasks: tasks})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p.starting() == 0 {
+	for p.Starting() == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if err := rs.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := rs.Get(run.ID)
-	if got.Status != wire.RunCancelled || got.Error != "cancelled: the server shut down" || p.starting() != 0 {
-		t.Errorf("after close: %+v, %d starting", got, p.starting())
+	if got.Status != api.RunCancelled || got.Error != "cancelled: the server shut down" || p.Starting() != 0 {
+		t.Errorf("after close: %+v, %d starting", got, p.Starting())
 	}
-	if _, err := rs.Start(wire.CreateRunRequest{Tasks: tasks}); !errdefs.IsUnavailable(err) {
+	if _, err := rs.Start(api.CreateRunRequest{Tasks: tasks}); !errdefs.IsUnavailable(err) {
 		t.Errorf("start after close: %v, want unavailable", err)
 	}
 }
 
 func TestRunsTasksRoot(t *testing.T) {
-	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": &gateProvider{gate: make(chan struct{})}}})
+	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": gateProvider(make(chan struct{}))}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,13 +354,13 @@ func TestRunsTasksRoot(t *testing.T) {
 		{"../x", "tasks: " + filepath.Join(filepath.Dir(root), "x") + " is outside the server's task root"},
 		{"link", "tasks: " + filepath.Join(root, "link") + " leads outside the server's task root"},
 	} {
-		if _, err := rs.Start(wire.CreateRunRequest{Tasks: tt.tasks}); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), tt.want) {
+		if _, err := rs.Start(api.CreateRunRequest{Tasks: tt.tasks}); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("tasks %q: %v, want %q", tt.tasks, err, tt.want)
 		}
 	}
 	// A path relative to the root, and the root itself, are taken.
 	for _, p := range []string{".", root} {
-		r, err := rs.Start(wire.CreateRunRequest{Tasks: p})
+		r, err := rs.Start(api.CreateRunRequest{Tasks: p})
 		if err != nil {
 			t.Fatalf("tasks %q: %v", p, err)
 		}
@@ -389,4 +371,52 @@ func TestRunsTasksRoot(t *testing.T) {
 			t.Errorf("cancel: %v", err)
 		}
 	}
+}
+
+// TestRunsHideAgentCredentials: an agent URL's credentials are used and
+// never stored nor answered: not in run.json, the run, its list, or the
+// log.
+func TestRunsHideAgentCredentials(t *testing.T) {
+	gate := make(chan struct{})
+	close(gate)
+	p := gateProvider(gate)
+	dir := filepath.Join(t.TempDir(), "runs")
+	rs, _ := newRuns(t, p, dir)
+	run, err := rs.Start(api.CreateRunRequest{Tasks: writeTasks(t, 1), Agent: "http://u:s3cret@127.0.0.1:1/step"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run = waitRun(t, rs, run.ID)
+	if run.Request.Agent != "http://xxxxx@127.0.0.1:1/step" {
+		t.Errorf("run's agent %q", run.Request.Agent)
+	}
+	for _, r := range rs.List() {
+		if strings.Contains(r.Request.Agent, "s3cret") {
+			t.Errorf("listed run's agent %q", r.Request.Agent)
+		}
+	}
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), "s3cret") {
+				t.Errorf("%s holds the agent URL's password", path)
+			}
+		}
+		return nil
+	})
+	checkPrivate(t, filepath.Dir(dir))
+}
+
+// checkPrivate fails when a file or folder under dir can be read by
+// others than its owner: runs hold screenshots and what agents typed.
+func checkPrivate(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || path == dir {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s has mode %v, want no access for group and others", path, info.Mode().Perm())
+		}
+		return nil
+	})
 }

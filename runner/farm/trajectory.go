@@ -40,6 +40,8 @@ type StepRecord struct {
 	Error   string `json:"error,omitempty"`
 	AgentMS int64  `json:"agent_ms,omitempty"`
 	ToolsMS int64  `json:"tools_ms,omitempty"`
+	// Usage is the model tokens the agent reported for the step.
+	Usage *agent.Usage `json:"usage,omitempty"`
 	// Final marks the record of the screen as graded.
 	Final bool `json:"final,omitempty"`
 }
@@ -53,10 +55,10 @@ type trajectory struct {
 }
 
 func newTrajectory(dir string) (*trajectory, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create task folder: %w", err)
 	}
-	f, err := os.Create(filepath.Join(dir, TrajectoryFile))
+	f, err := os.OpenFile(filepath.Join(dir, TrajectoryFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create trajectory: %w", err)
 	}
@@ -70,7 +72,7 @@ func (t *trajectory) screenshot(name string, s shot) string {
 	if s.MIMEType == "image/jpeg" {
 		ext = ".jpg"
 	}
-	if os.WriteFile(filepath.Join(t.dir, name+ext), s.Data, 0o644) != nil {
+	if os.WriteFile(filepath.Join(t.dir, name+ext), s.Data, 0o600) != nil {
 		return ""
 	}
 	return name + ext

@@ -66,8 +66,9 @@
 // file's app: xdg-open when present, else Chromium for pages, PDFs and
 // images, a terminal for folders, an editor in a terminal for the rest),
 // sleep (seconds), download (files of {url, path}; url is a local path
-// relative to the task file, a file:// URL, or http(s) only through
-// [Options.Fetch]), upload_file (files of {local_path, path}),
+// relative to the task file, a file:// URL, or http(s) through
+// [Options.DownloadCache] and [Options.Fetch]; a relative path lands in
+// the user's home), upload_file (files of {local_path, path}),
 // activate_window and close_window (window_name, strict, by_class; a
 // window not found is skipped, as wmctrl does for OSWorld). A
 // `python -c "import pyautogui; ..."` command runs in the sandbox like
@@ -75,17 +76,153 @@
 // Commands that call sudo go through [AdminExecer] when the sandbox has
 // it.
 //
+// # OSWorld's names
+//
+// Every setup step type and getter name of OSWorld's controller and
+// getters is known at load. Besides those above: change_wallpaper
+// (gsettings), execute_with_verification (a command, then a window or a
+// command that must appear within max_wait_time). Steps and getters that
+// cannot run here are known too and make the task load with [Task.Skip]
+// set: googledrive, login and proxy (credentials and services a sandbox
+// run cannot hold); the browser's steps and getters and the
+// accessibility tree until those parts land (registered in
+// browser_pending.go); OSWorld's own unimplemented act, replay and
+// tidy_desktop. A launch of VS Code on an image without `code` skips the
+// task at setup. [Check] reports all of it per task without a sandbox.
+//
 // # Getters and metrics
 //
-// Getters: vm_command_line, vm_command_error, vm_file (multi, gives),
-// cloud_file (from the runner host), list_directory, vm_screen_size,
-// vm_window_size, rule, cache_file. Files land in the task's cache folder
-// on the host ([Options.CacheDir]). Metrics: exact_match,
-// check_include_exclude, match_in_list, is_in_list, literal_match,
-// fuzzy_match, diff_text_file, compare_text_file, check_list, check_csv,
-// check_json, check_direct_json_object, file_contains, check_line_number,
-// run_sqlite3 (Python's sqlite3 inside the sandbox), compare_csv and
-// infeasible. [Evaluate] documents how they combine.
+// Getters: vm_command_line, vm_command_error, vm_file (multi, gives,
+// time_suffix), cloud_file (http(s) through [Options.Fetch] and
+// [Options.DownloadCache], local paths and file:// URLs from the runner
+// host), list_directory, vm_screen_size, vm_window_size, rule,
+// cache_file, vlc_playing_info (VLC's HTTP interface at localhost:8080
+// with OSWorld's password, through curl or Python in the sandbox),
+// vlc_config, gimp_config_file, default_video_player (xdg-mime),
+// vm_wallpaper, shortcuts_on_desktop, vscode_config. Files land in the
+// task's cache folder on the host ([Options.CacheDir]). Metrics:
+// exact_match, check_include_exclude, match_in_list, is_in_list,
+// literal_match, fuzzy_match, diff_text_file, compare_text_file,
+// check_list, check_csv, check_json, check_direct_json_object,
+// file_contains, check_line_number, run_sqlite3 (Python's sqlite3 inside
+// the sandbox), compare_csv and infeasible, and the families registered
+// from their own files. [Evaluate] documents how they combine. An unknown
+// metric refuses the task at load, naming it.
+//
+// Rules' regular expressions are Python's: those RE2 compiles run on Go's
+// regexp; a lookaround or backreference (Go's regexp lacks them) runs on
+// github.com/dlclark/regexp2, a backtracking engine with Python's syntax
+// for them, bounded by a match timeout.
+//
+// Families of further metrics register from their own files:
+//
+//   - Impress (metric_pptx.go): compare_pptx_files with every examine_*
+//     option and its default, check_transition,
+//     evaluate_presentation_fill_to_rgb_distance, check_page_number_colors,
+//     check_image_stretch_and_center, check_slide_orientation_Portrait, and
+//     the LibreOffice registry checks
+//     check_auto_saving_time and check_presenter_console_disable. A pptx is
+//     read with archive/zip and encoding/xml by a reader of our own
+//     (pptx.go, ooxml.go) that gives the values python-pptx gives: None for
+//     an absent attribute, placeholders' positions inherited from layout
+//     and master. Parts are bounded in size, XML in depth and element
+//     count, and every read has a 30 s deadline.
+//   - Images (metric_image.go): compare_images, compare_image_list,
+//     check_structure_sim and the GIMP checks (brightness, contrast,
+//     palette, mirror, size, file size, text box, green background). PNG, JPEG and GIF are decoded by the
+//     standard library; SSIM is our own, with scikit-image's defaults.
+//   - Media (metric_media.go): check_mp3_meta on an ID3v2 reader of our own.
+//   - Settings (metric_settings.go): check_json_settings,
+//     check_json_keybindings, compare_config, is_extension_installed,
+//     check_config_status (gimprc), check_thunderbird_prefs,
+//     check_thunderbird_filter, check_thunderbird_folder,
+//     check_gnome_favorite_apps, is_utc_0, check_text_enlarged,
+//     check_moved_jpgs, is_in_vm_clickboard, compare_result_files,
+//     compare_python_pure_text.
+//   - VLC (metric_vlc.go): is_vlc_playing on VLC's status XML,
+//     is_vlc_fullscreen on window and screen sizes, and on vlcrc
+//     is_vlc_recordings_folder, check_qt_bgcone, check_qt_max_volume,
+//     check_qt_minimal_view, check_qt_slider_colours,
+//     check_one_instance_when_started_from_file and
+//     check_global_key_play_pause (an option's last line, commented or
+//     not, else its default).
+//   - Audio and video (metric_audio.go, metric_video.go): compare_audios
+//     (MFCC sequences under cosine dynamic time warping, 1/(1+d)) and
+//     compare_videos (perceptual hashes of the first 100 frames). ffmpeg
+//     (Debian's ffmpeg, installed by scripts/install-deps.sh) decodes in a
+//     child process with a 120 s deadline, where OSWorld uses librosa and
+//     OpenCV; the features are computed here.
+//   - Archives (metric_archive.go, metric_epub.go): compare_archive (zip
+//     or tar unpacked under size, count and path bounds, then the metric
+//     its file_type names on each pair of files, averaged),
+//     compare_zip_files and compare_epub.
+//   - GIMP (metric_gimp.go): check_structure_sim_resized,
+//     check_saturation_increase_and_structure_sim, check_triangle_position
+//     and check_sharper.
+//   - Others: check_python_file_by_test_suite (metric_python.go; the
+//     task's test suite runs in a python3 child process with a 120 s
+//     deadline, on the host as in OSWorld), compare_image_text
+//     (metric_ocr.go; Tesseract from Debian's tesseract-ocr where OSWorld
+//     has easyocr, a child process with a 60 s deadline; the two engines
+//     misread different characters), fuzzy_place_math,
+//     compare_time_in_speedtest_results and check_html_background_image
+//     (metric_misc.go), check_left_panel on the accessibility tree
+//     (metric_panel.go) and compare_htmls (metric_html.go).
+//
+// None of these adds a module dependency: compare_htmls parses with
+// golang.org/x/net/html, already in the module's graph (a well-kept
+// HTML5 parser; BeautifulSoup's role in OSWorld). Where OSWorld's Python would
+// raise (a missing or corrupt file, a value of the wrong type), they score
+// 0 with a detail saying why.
+//
+// # Office documents
+//
+// Spreadsheets: compare_table with every rule OSWorld's tasks pass
+// (sheet_name, sheet_data with precision and ignore_case, sheet_print on
+// the <book>-<sheet>.csv export next to the workbook, sheet_fuzzy with
+// includes, included_by, fuzzy_match and exact_match and their
+// normalisations, chart with chart_props, pivot_table with pivot_props,
+// style with props, freeze, zoom, data_validation with dv_props and the
+// spreadsheet_range method, row_props, col_props, filter and check_cell)
+// and compare_conference_city_in_order. Writer documents:
+// compare_docx_files (ignore_blanks, ignore_case, ignore_order,
+// content_only; .docx or .odt), compare_docx_tables, compare_line_spacing,
+// compare_insert_equation, compare_font_names, compare_subscript_contains,
+// has_page_numbers_in_footers, is_first_line_centered, check_tabstops,
+// compare_contains_image, evaluate_colored_words_in_tables (CIEDE2000),
+// check_highlighted_words (.odt), evaluate_strike_through_last_paragraph,
+// check_italic_font_size_14, find_default_font, contains_page_break,
+// compare_docx_lines, compare_docx_files_and_ignore_new_lines,
+// compare_docx_images, compare_highlighted_text and compare_references.
+// PDFs: compare_pdfs, check_pdf_pages and compare_pdf_images.
+//
+// They read what OSWorld's openpyxl, pandas and python-docx read, with
+// the same quirks: a cell's value is the cached result written in the
+// file (a formula never computed by a spreadsheet program has none, an
+// inline string reads as None in check_cell and sheet_fuzzy), a theme or
+// indexed colour's rgb is openpyxl's error text, sheet_data compares the
+// frame pandas builds (first non-blank row as header, blank rows
+// skipped, whole numbers as integers, float columns rounded half to
+// even, a column's kind compared). Not read: the conditional formats of
+// the style rule (OSWorld evaluates their formulas) and sparklines.
+//
+// xlsx, docx and odt are read by a small reader of this package (officexml.go)
+// (archive/zip and encoding/xml into a tree of elements) rather than
+// excelize: the metrics compare the raw attributes openpyxl exposes
+// (colour strings, the cached values, the parts of charts and pivot
+// caches), which a higher-level library normalises or does not read.
+// Every read is bounded (64 MiB per part, 20000 entries, 256 levels of
+// XML) and every office metric runs under a 60 s deadline, so a corrupt
+// file scores 0 with a detail. PDFs go through poppler's pdftotext,
+// pdfinfo and pdftoppm (Debian's poppler-utils, installed by
+// scripts/install-deps.sh) in a child process with a 30 s deadline:
+// the Go PDF text extractors read only part of the font encodings
+// LibreOffice writes, poppler reads them all, renders pages (which
+// compare_pdf_images needs anyway) and a malformed PDF cannot take the
+// runner down with it. OSWorld extracts with MuPDF; the two engines
+// order some text differently, but compare_pdfs compares two PDFs
+// through the same engine. Legacy formats (.xls, .doc, .ods) are not
+// converted: no OSWorld task grades one.
 //
 // # Solutions
 //

@@ -1,7 +1,6 @@
 package task
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,13 +11,13 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // These tests run shipped tasks end to end: setup, the reference
@@ -32,7 +31,7 @@ type hostSandbox struct {
 	home string
 }
 
-func (h *hostSandbox) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error) {
+func (h *hostSandbox) Exec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error) {
 	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 30 * time.Second
@@ -50,7 +49,7 @@ func (h *hostSandbox) Exec(ctx context.Context, req wire.ExecRequest) (wire.Exec
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
-	res := wire.ExecResult{Stdout: stdout.String(), Stderr: stderr.String(), TimedOut: ctx.Err() != nil}
+	res := api.ExecResult{Stdout: stdout.String(), Stderr: stderr.String(), TimedOut: ctx.Err() != nil}
 	var exitErr *exec.ExitError
 	switch {
 	case errors.As(err, &exitErr):
@@ -75,13 +74,13 @@ func (h *hostSandbox) WriteFile(_ context.Context, path string, data []byte) err
 	return os.WriteFile(path, data, 0o644)
 }
 
-func (h *hostSandbox) Health(context.Context) (wire.Health, error) {
-	return wire.Health{Status: "ok", Screen: wire.Screen{Width: 1280, Height: 800}}, nil
+func (h *hostSandbox) Health(context.Context) (api.Health, error) {
+	return api.Health{Status: "ok", Screen: api.Screen{Width: 1280, Height: 800}}, nil
 }
 
-func (h *hostSandbox) Windows(context.Context) ([]wire.Window, error) { return nil, nil }
-func (h *hostSandbox) ActivateWindow(context.Context, uint32) error   { return errdefs.ErrNotFound }
-func (h *hostSandbox) CloseWindow(context.Context, uint32) error      { return errdefs.ErrNotFound }
+func (h *hostSandbox) Windows(context.Context) ([]api.Window, error) { return nil, nil }
+func (h *hostSandbox) ActivateWindow(context.Context, uint32) error  { return errdefs.ErrNotFound }
+func (h *hostSandbox) CloseWindow(context.Context, uint32) error     { return errdefs.ErrNotFound }
 
 // shellOnly reports whether a task can run without a desktop: its
 // solution is bash calls (no pyautogui) and its setup opens no window.
@@ -122,7 +121,7 @@ func playSolution(t *testing.T, sb Sandbox, tk *Task) string {
 			if err := json.Unmarshal(c.Args, &args); err != nil {
 				t.Fatalf("solution[%d]: %v", i, err)
 			}
-			res, err := sb.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"bash", "-c", args.Command}, TimeoutMS: 60_000})
+			res, err := sb.Exec(t.Context(), api.ExecRequest{Cmd: []string{"bash", "-c", args.Command}, TimeoutMS: 60_000})
 			if err != nil || res.ExitCode != 0 {
 				t.Fatalf("solution[%d] %q: exit %d, %v: %s", i, args.Command, res.ExitCode, err, res.Stderr)
 			}
@@ -242,7 +241,7 @@ func (a *agentdSandbox) do(ctx context.Context, method, path string, body io.Rea
 		return nil, err
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, wire.ErrorFromResponse(resp.StatusCode, data)
+		return nil, api.ErrorFromResponse(resp.StatusCode, data)
 	}
 	if out != nil && len(data) > 0 {
 		return data, json.Unmarshal(data, out)
@@ -250,9 +249,9 @@ func (a *agentdSandbox) do(ctx context.Context, method, path string, body io.Rea
 	return data, nil
 }
 
-func (a *agentdSandbox) Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error) {
+func (a *agentdSandbox) Exec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error) {
 	body, _ := json.Marshal(req)
-	var res wire.ExecResult
+	var res api.ExecResult
 	_, err := a.do(ctx, http.MethodPost, "/v1/exec", bytes.NewReader(body), &res)
 	return res, err
 }
@@ -266,14 +265,14 @@ func (a *agentdSandbox) WriteFile(ctx context.Context, path string, data []byte)
 	return err
 }
 
-func (a *agentdSandbox) Health(ctx context.Context) (wire.Health, error) {
-	var h wire.Health
+func (a *agentdSandbox) Health(ctx context.Context) (api.Health, error) {
+	var h api.Health
 	_, err := a.do(ctx, http.MethodGet, "/healthz", nil, &h)
 	return h, err
 }
 
-func (a *agentdSandbox) Windows(ctx context.Context) ([]wire.Window, error) {
-	var l wire.WindowList
+func (a *agentdSandbox) Windows(ctx context.Context) ([]api.Window, error) {
+	var l api.WindowList
 	_, err := a.do(ctx, http.MethodGet, "/v1/windows", nil, &l)
 	return l.Windows, err
 }
@@ -288,71 +287,13 @@ func (a *agentdSandbox) CloseWindow(ctx context.Context, id uint32) error {
 	return err
 }
 
-// startAgentd builds cmd/agentd and starts it on its own Xvfb with HOME
-// in a temporary folder; it skips when that is not possible here.
+// startAgentd starts agentd on its own Xvfb with HOME in a temporary
+// folder (the shared harness builds it once; a failed build fails the
+// test); it skips in -short mode.
 func startAgentd(t *testing.T) *agentdSandbox {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs agentd and Xvfb; skipped in -short mode")
-	}
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		t.Skip("Xvfb not installed")
-	}
-	if _, err := os.Stat("../../cmd/agentd"); err != nil {
-		t.Skip("cmd/agentd not in this tree yet")
-	}
-	bin := filepath.Join(t.TempDir(), "agentd")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../cmd/agentd")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Skipf("go build ./cmd/agentd: %v\n%s", err, out)
-	}
-	home := t.TempDir()
-	token := "task-e2e-token"
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--xvfb", "--screen", "1280x800x24")
-	cmd.Env = append(os.Environ(), "AGENTD_TOKEN="+token, "HOME="+home)
-	cmd.Stderr = os.Stderr
-	cmd.WaitDelay = 5 * time.Second
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-	})
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line := make(chan string, 1)
-	go func() {
-		s := bufio.NewScanner(stdout)
-		if s.Scan() {
-			line <- s.Text()
-		}
-		close(line)
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	var ready struct{ Addr, Display string }
-	select {
-	case l := <-line:
-		if err := json.Unmarshal([]byte(l), &ready); err != nil || ready.Addr == "" {
-			t.Fatalf("agentd printed %q, want {\"addr\":...}", l)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("agentd did not report its address within 30s")
-	}
-	a := &agentdSandbox{base: "http://" + ready.Addr, token: token, hc: &http.Client{Timeout: 3 * time.Minute}}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := a.Health(t.Context()); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("agentd not healthy: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return a
+	d := testdesk.StartAgentd(t)
+	return &agentdSandbox{base: d.URL, token: d.Token, hc: &http.Client{Timeout: 3 * time.Minute}}
 }
 
 func TestSuiteOnAgentd(t *testing.T) {
@@ -371,7 +312,7 @@ func TestSuiteOnAgentd(t *testing.T) {
 		t.Run(tk.ID, func(t *testing.T) {
 			fresh := func(t *testing.T) Sandbox {
 				// Clear what a previous run left in the home folder.
-				_, err := a.Exec(t.Context(), wire.ExecRequest{Cmd: []string{"sh", "-c",
+				_, err := a.Exec(t.Context(), api.ExecRequest{Cmd: []string{"sh", "-c",
 					`cd "$HOME" && find . -mindepth 1 -maxdepth 1 -exec rm -rf {} +`}})
 				if err != nil {
 					t.Fatal(err)

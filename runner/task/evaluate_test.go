@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/runner/pyvalue"
 )
 
 func withEvaluator(ev string) string {
@@ -22,24 +23,24 @@ func TestGetters(t *testing.T) {
 	f := newFake()
 	f.files["/home/user/a.txt"] = []byte("A")
 	f.files["/home/user/b.txt"] = []byte("B")
-	f.windows = []wire.Window{{ID: 7, Title: "vlc media", Class: "vlc.Vlc"}, {ID: 0x1a00007, Title: "Terminal", Class: "xterm.XTerm"}}
-	f.exec = func(req wire.ExecRequest) wire.ExecResult {
+	f.windows = []api.Window{{ID: 7, Title: "vlc media", Class: "vlc.Vlc"}, {ID: 0x1a00007, Title: "Terminal", Class: "xterm.XTerm"}}
+	f.exec = func(req api.ExecRequest) api.ExecResult {
 		switch req.Cmd[0] {
 		case "xwininfo":
 			if req.Cmd[2] != "27262983" {
-				return wire.ExecResult{ExitCode: 1, Stderr: "bad window"}
+				return api.ExecResult{ExitCode: 1, Stderr: "bad window"}
 			}
-			return wire.ExecResult{Stdout: "xwininfo: Window id: 0x1a00007 \"Terminal\"\n  Width: 484\n  Height: 316\n  Depth: 24\n"}
+			return api.ExecResult{Stdout: "xwininfo: Window id: 0x1a00007 \"Terminal\"\n  Width: 484\n  Height: 316\n  Depth: 24\n"}
 		case "sh":
 			if req.Cmd[2] == listTree {
 				if req.Cmd[4] != "/home/user/photos" {
-					return wire.ExecResult{ExitCode: 3}
+					return api.ExecResult{ExitCode: 3}
 				}
-				return wire.ExecResult{Stdout: "d hk\x00f hk/a.jpg\x00f top.jpg\x00d hk/empty\x00"}
+				return api.ExecResult{Stdout: "d hk\x00f hk/a.jpg\x00f top.jpg\x00d hk/empty\x00"}
 			}
-			return wire.ExecResult{Stdout: "out\n", Stderr: "err\n"}
+			return api.ExecResult{Stdout: "out\n", Stderr: "err\n"}
 		}
-		return wire.ExecResult{}
+		return api.ExecResult{}
 	}
 	tk := parseTask(t, withEvaluator(`{"func": "infeasible"}`), dir)
 	r, done, err := newRun(f, tk, Options{CacheDir: cache})
@@ -92,16 +93,16 @@ func TestGetters(t *testing.T) {
 	}
 }
 
-func repr(s string) string { return reprString(s) }
+func repr(s string) string { return pyvalue.Repr(s) }
 
 // scoringSandbox answers vm_command_line commands "echo N" with N.
 func scoringSandbox() *fakeSandbox {
 	f := newFake()
-	f.exec = func(req wire.ExecRequest) wire.ExecResult {
+	f.exec = func(req api.ExecRequest) api.ExecResult {
 		if req.Cmd[0] == "sh" {
-			return wire.ExecResult{Stdout: strings.TrimPrefix(req.Cmd[2], "echo ")}
+			return api.ExecResult{Stdout: strings.TrimPrefix(req.Cmd[2], "echo ")}
 		}
-		return wire.ExecResult{}
+		return api.ExecResult{}
 	}
 	return f
 }
@@ -190,11 +191,11 @@ func TestEvaluateInfeasibleAndFail(t *testing.T) {
 
 func TestEvaluatePostconfigRunsFirst(t *testing.T) {
 	f := newFake()
-	f.exec = func(req wire.ExecRequest) wire.ExecResult {
+	f.exec = func(req api.ExecRequest) api.ExecResult {
 		if req.Cmd[0] == "save" {
 			f.files["/home/user/doc.txt"] = []byte("saved")
 		}
-		return wire.ExecResult{}
+		return api.ExecResult{}
 	}
 	tk := parseTask(t, withEvaluator(`{
 		"postconfig": [{"type": "execute", "parameters": {"command": ["save"]}}],

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // fakeSandbox is a hand-written Sandbox: files in a map, windows in a
@@ -15,12 +15,12 @@ import (
 type fakeSandbox struct {
 	mu      sync.Mutex
 	files   map[string][]byte
-	windows []wire.Window
-	screen  wire.Screen
+	windows []api.Window
+	screen  api.Screen
 	// exec answers a command; nil uses defaultExec.
-	exec func(req wire.ExecRequest) wire.ExecResult
+	exec func(req api.ExecRequest) api.ExecResult
 
-	execs     []wire.ExecRequest
+	execs     []api.ExecRequest
 	activated []uint32
 	closed    []uint32
 	// gone lists windows that are still listed but no longer exist:
@@ -29,10 +29,10 @@ type fakeSandbox struct {
 }
 
 func newFake() *fakeSandbox {
-	return &fakeSandbox{files: map[string][]byte{}, screen: wire.Screen{Width: 1280, Height: 800}}
+	return &fakeSandbox{files: map[string][]byte{}, screen: api.Screen{Width: 1280, Height: 800}}
 }
 
-func (f *fakeSandbox) Exec(_ context.Context, req wire.ExecRequest) (wire.ExecResult, error) {
+func (f *fakeSandbox) Exec(_ context.Context, req api.ExecRequest) (api.ExecResult, error) {
 	f.mu.Lock()
 	f.execs = append(f.execs, req)
 	fn := f.exec
@@ -48,22 +48,22 @@ func (f *fakeSandbox) Exec(_ context.Context, req wire.ExecRequest) (wire.ExecRe
 }
 
 // defaultExec answers the helper commands of this package.
-func defaultExec(f *fakeSandbox, req wire.ExecRequest) (wire.ExecResult, bool) {
+func defaultExec(f *fakeSandbox, req api.ExecRequest) (api.ExecResult, bool) {
 	cmd := req.Cmd
 	switch {
 	case len(cmd) == 3 && cmd[0] == "sh" && cmd[2] == `printf %s "$HOME"`:
-		return wire.ExecResult{Stdout: "/home/user"}, true
+		return api.ExecResult{Stdout: "/home/user"}, true
 	case len(cmd) >= 3 && cmd[0] == "mkdir" && cmd[1] == "-p":
-		return wire.ExecResult{}, true
+		return api.ExecResult{}, true
 	case len(cmd) == 3 && cmd[0] == "test" && cmd[1] == "-e":
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if _, ok := f.files[cmd[2]]; ok {
-			return wire.ExecResult{}, true
+			return api.ExecResult{}, true
 		}
-		return wire.ExecResult{ExitCode: 1}, true
+		return api.ExecResult{ExitCode: 1}, true
 	}
-	return wire.ExecResult{ExitCode: 127, Stderr: "fake: unknown command " + strings.Join(cmd, " ")}, false
+	return api.ExecResult{ExitCode: 127, Stderr: "fake: unknown command " + strings.Join(cmd, " ")}, false
 }
 
 func (f *fakeSandbox) ReadFile(_ context.Context, path string) ([]byte, error) {
@@ -83,14 +83,14 @@ func (f *fakeSandbox) WriteFile(_ context.Context, path string, data []byte) err
 	return nil
 }
 
-func (f *fakeSandbox) Health(context.Context) (wire.Health, error) {
-	return wire.Health{Status: "ok", Display: ":99", Screen: f.screen}, nil
+func (f *fakeSandbox) Health(context.Context) (api.Health, error) {
+	return api.Health{Status: "ok", Display: ":99", Screen: f.screen}, nil
 }
 
-func (f *fakeSandbox) Windows(context.Context) ([]wire.Window, error) {
+func (f *fakeSandbox) Windows(context.Context) ([]api.Window, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]wire.Window(nil), f.windows...), nil
+	return append([]api.Window(nil), f.windows...), nil
 }
 
 func (f *fakeSandbox) ActivateWindow(_ context.Context, id uint32) error {
@@ -116,12 +116,12 @@ func (f *fakeSandbox) CloseWindow(_ context.Context, id uint32) error {
 // adminFake adds the admin channel.
 type adminFake struct {
 	*fakeSandbox
-	admin []wire.ExecRequest
+	admin []api.ExecRequest
 }
 
-func (a *adminFake) AdminExec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error) {
+func (a *adminFake) AdminExec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error) {
 	a.admin = append(a.admin, req)
-	return wire.ExecResult{}, nil
+	return api.ExecResult{}, nil
 }
 
 var _ Sandbox = (*fakeSandbox)(nil)

@@ -10,9 +10,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // A getter returns the JSON data model: nil for OSWorld's None (a file
@@ -38,6 +39,17 @@ var getterSpecs = map[string]getterSpec{
 	"vm_window_size":   {checkWindowSizeGetter, (*run).vmWindowSize},
 	"rule":             {checkRuleGetter, (*run).rule},
 	"cache_file":       {checkCacheFileGetter, (*run).cacheFile},
+}
+
+// addGetters registers the getters of one family (each family in its own file,
+// from an init function); a name registered twice is a bug.
+func addGetters(m map[string]getterSpec) {
+	for name, sp := range m {
+		if _, dup := getterSpecs[name]; dup {
+			panic("task: getter " + name + " registered twice")
+		}
+		getterSpecs[name] = sp
+	}
 }
 
 func (r *run) get(ctx context.Context, g *Getter) (any, error) {
@@ -66,7 +78,7 @@ func checkCommandGetter(f fields) error {
 
 // commandResult runs a getter's command as OSWorld's /execute does. A
 // command that cannot start or times out gives nil.
-func (r *run) commandResult(ctx context.Context, p map[string]any) (*wire.ExecResult, error) {
+func (r *run) commandResult(ctx context.Context, p map[string]any) (*api.ExecResult, error) {
 	argv, err := r.argv(ctx, p["command"], pyTruthy(p["shell"]))
 	if err != nil {
 		return nil, err
@@ -165,6 +177,21 @@ func filePairs(p map[string]any) (paths, dests []string, gives map[int]bool) {
 		}
 	} else {
 		paths, dests = []string{p["path"].(string)}, []string{p["dest"].(string)}
+		if pyTruthy(p["time_suffix"]) {
+			// OSWorld inserts today's date before the first dot.
+			format, _ := p["time_format"].(string)
+			if format == "" {
+				format = "%Y_%m_%d"
+			}
+			suffix := strftime(format, time.Now())
+			for _, list := range [][]string{paths, dests} {
+				for i, s := range list {
+					if parts := strings.Split(s, "."); len(parts) > 1 {
+						list[i] = parts[0] + suffix + "." + parts[1]
+					}
+				}
+			}
+		}
 	}
 	if n := min(len(paths), len(dests)); n < len(paths) || n < len(dests) {
 		paths, dests = paths[:n], dests[:n]
@@ -224,7 +251,15 @@ func (r *run) cloudFile(ctx context.Context, p map[string]any) (any, error) {
 	paths, dests, gives := filePairs(p)
 	var out []any
 	for i := range paths {
-		data, err := r.readSource(ctx, paths[i])
+		dst := filepath.Join(r.cacheDir, filepath.FromSlash(dests[i]))
+		if _, err := os.Stat(dst); err == nil {
+			// Already there, as OSWorld's cloud_file reuses its cache.
+			if gives[i] {
+				out = append(out, dst)
+			}
+			continue
+		}
+		data, err := r.readSource(ctx, paths[i], dests[i])
 		if err != nil {
 			return nil, err
 		}
@@ -402,4 +437,11 @@ func (r *run) cacheFile(ctx context.Context, p map[string]any) (any, error) {
 		}
 	}
 	return nil, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("cache_file %q: not in the cache folder nor the task's folder", p["path"]))
+}
+
+// strftime formats t with the directives of Python's strftime that task
+// files use (%Y %m %d %H %M %S %y %%).
+func strftime(format string, t time.Time) string {
+	return strings.NewReplacer("%Y", t.Format("2006"), "%m", t.Format("01"), "%d", t.Format("02"),
+		"%H", t.Format("15"), "%M", t.Format("04"), "%S", t.Format("05"), "%y", t.Format("06"), "%%", "%").Replace(format)
 }

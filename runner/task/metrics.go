@@ -61,6 +61,17 @@ var metricSpecs = map[string]metricSpec{
 	"compare_csv":              {fn: compareCSV, needsExpected: true, checkOptions: anyOptions},
 }
 
+// addMetrics registers the metrics of one family (each family in its own file,
+// from an init function); a name registered twice is a bug.
+func addMetrics(m map[string]metricSpec) {
+	for name, sp := range m {
+		if _, dup := metricSpecs[name]; dup {
+			panic("task: metric " + name + " registered twice")
+		}
+		metricSpecs[name] = sp
+	}
+}
+
 // Metrics returns the names of the metrics deskrun implements, including
 // infeasible.
 func Metrics() []string {
@@ -370,7 +381,7 @@ func pyRegexp(pattern, flags string) (*regexp.Regexp, error) {
 // searchLine is re.search on a line read from a file, which keeps its
 // "\n": Python's $ matches before a final newline, Go's does not, so the
 // line is tried without it too.
-func searchLine(re *regexp.Regexp, line string) bool {
+func searchLine(re interface{ MatchString(string) bool }, line string) bool {
 	if re.MatchString(line) {
 		return true
 	}
@@ -378,7 +389,7 @@ func searchLine(re *regexp.Regexp, line string) bool {
 	return had && re.MatchString(trimmed)
 }
 
-func patternList(m map[string]any, key string) ([]*regexp.Regexp, error) {
+func patternList(m map[string]any, key string) ([]*pyRe, error) {
 	v, ok := m[key]
 	if !ok || v == nil {
 		return nil, nil
@@ -387,13 +398,13 @@ func patternList(m map[string]any, key string) ([]*regexp.Regexp, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: want a list of patterns, got %s", key, typeName(v))
 	}
-	out := make([]*regexp.Regexp, len(list))
+	out := make([]*pyRe, len(list))
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok {
 			return nil, fmt.Errorf("%s[%d]: want a string, got %s", key, i, typeName(e))
 		}
-		re, err := pyRegexp(s, "")
+		re, err := compilePyRe(s, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", key, i, err)
 		}
@@ -747,29 +758,23 @@ func matchValueRule(value any, r map[string]any) bool {
 			}
 			return true
 		}
-		gotSet := map[string]bool{}
-		for _, g := range got {
-			gotSet[g] = true
-		}
-		refSet := map[string]bool{}
-		for _, e := range refs {
-			s, ok := e.(string)
-			if !ok {
-				return false
-			}
-			refSet[s] = true
-		}
-		if len(gotSet) != len(refSet) {
-			return false
-		}
-		for k := range gotSet {
-			if !refSet[k] {
-				return false
-			}
-		}
-		return true
+		return sameStringSet(got, refs)
 	}
 	return false
+}
+
+// sameStringSet reports whether got and want, whose values must all be
+// strings, hold the same set of strings (order and repeats aside).
+func sameStringSet(got []string, want []any) bool {
+	w := make([]string, 0, len(want))
+	for _, v := range want {
+		s, ok := v.(string)
+		if !ok {
+			return false
+		}
+		w = append(w, s)
+	}
+	return sameSet(got, w)
 }
 
 func compareOp(op string, a, b any) bool {

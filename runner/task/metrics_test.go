@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // jv decodes a JSON literal into the value model.
@@ -169,9 +169,12 @@ func TestCheckList(t *testing.T) {
 		{"unexpected", file(t, "apple\nrotten\n"), jv(t, `{"expect": ["apple"], "unexpect": ["rot"]}`), nil, 0},
 		{"none", nil, jv(t, `{"expect": []}`), nil, 0},
 		{"python \\Z", file(t, "abc"), jv(t, `{"expect": ["c\\Z"]}`), nil, 1},
+		{"negative lookahead", file(t, "COMPANY.msf\nCOMPANY\n"), jv(t, `{"expect": ["\\bCOMPANY/?(?!\\.msf)"]}`), nil, 1},
+		{"negative lookahead unmet", file(t, "COMPANY.msf\n"), jv(t, `{"expect": ["\\bCOMPANY/?(?!\\.msf)"]}`), nil, 0},
+		{"lookbehind", file(t, "xy\n"), jv(t, `{"expect": ["(?<=x)y"]}`), nil, 1},
 	})
-	if err := checkListRules(jv(t, `{"expect": ["(?=x)"]}`)); err == nil {
-		t.Error("lookahead pattern: no load-time error")
+	if err := checkListRules(jv(t, `{"expect": ["(x"]}`)); err == nil {
+		t.Error("bad pattern: no load-time error")
 	}
 }
 
@@ -260,14 +263,14 @@ func TestCheckLineNumber(t *testing.T) {
 func TestRunSQLite3(t *testing.T) {
 	db := file(t, "SQLite format 3\x00")
 	fake := newFake()
-	fake.exec = func(req wire.ExecRequest) wire.ExecResult {
+	fake.exec = func(req api.ExecRequest) api.ExecResult {
 		if req.Cmd[0] == "python3" {
 			if !strings.Contains(req.Stdin, "SELECT") {
-				return wire.ExecResult{ExitCode: 1, Stderr: "sqlite3.OperationalError: syntax error"}
+				return api.ExecResult{ExitCode: 1, Stderr: "sqlite3.OperationalError: syntax error"}
 			}
-			return wire.ExecResult{Stdout: "1.0\n"}
+			return api.ExecResult{Stdout: "1.0\n"}
 		}
-		return wire.ExecResult{}
+		return api.ExecResult{}
 	}
 	task := &Task{ID: "sql"}
 	r, done, err := newRun(fake, task, Options{})

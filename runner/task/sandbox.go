@@ -5,18 +5,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // Sandbox is the part of a session that setup, getters and metrics use.
 // A runner session and the agentd client satisfy it. ReadFile must
 // report a missing file with an error for which errdefs.IsNotFound holds.
 type Sandbox interface {
-	Exec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error)
+	Exec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error)
 	ReadFile(ctx context.Context, path string) ([]byte, error)
 	WriteFile(ctx context.Context, path string, data []byte) error
-	Health(ctx context.Context) (wire.Health, error)
-	Windows(ctx context.Context) ([]wire.Window, error)
+	Health(ctx context.Context) (api.Health, error)
+	Windows(ctx context.Context) ([]api.Window, error)
 	ActivateWindow(ctx context.Context, id uint32) error
 	CloseWindow(ctx context.Context, id uint32) error
 }
@@ -30,7 +30,7 @@ type Sandbox interface {
 // errdefs.IsNotImplemented holds: a runner session whose provider has no
 // admin channel).
 type AdminExecer interface {
-	AdminExec(ctx context.Context, req wire.ExecRequest) (wire.ExecResult, error)
+	AdminExec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error)
 }
 
 // Vars are the values of the placeholders OSWorld tasks use:

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // Options are the settings Setup and Evaluate share. The zero value is
@@ -32,12 +32,17 @@ type Options struct {
 	// ClientPassword replaces {CLIENT_PASSWORD}. Empty means "password",
 	// OSWorld's default.
 	ClientPassword string
-	// Fetch reads an http(s) URL for download and cloud_file. Nil means
-	// such URLs are refused with an error of class
-	// [errdefs.ErrNotImplemented]: sandboxes have no internet, and the
-	// runner host may not either. Local paths and file:// URLs are always
-	// read from the host.
+	// Fetch reads an http(s) URL for download and cloud_file on the
+	// runner host ([NewFetch] makes one). Nil means the run has no
+	// network: a URL not in DownloadCache skips the task (a *[Skip]).
+	// Local paths and file:// URLs are always read from the host.
 	Fetch func(ctx context.Context, url string) ([]byte, error)
+	// DownloadCache is a folder of files fetched from URLs, laid out as
+	// OSWorld's cache: <task id>/<uuid5(url)>_<file name> for download
+	// steps, <task id>/<dest> for cloud_file. A file found there is not
+	// fetched again; a fetched one is saved there. Empty means none. A
+	// copy of OSWorld's cache folder is a ready mirror.
+	DownloadCache string
 	// ExecTimeout bounds each command a step or getter runs (default
 	// 120s, OSWorld's). A step's own "timeout" (seconds) wins.
 	ExecTimeout time.Duration
@@ -114,7 +119,7 @@ func newRun(sb Sandbox, t *Task, opts Options) (*run, func(), error) {
 		}
 		r.cacheDir = dir
 		done = func() { _ = os.RemoveAll(dir) }
-	} else if err := os.MkdirAll(r.cacheDir, 0o755); err != nil {
+	} else if err := os.MkdirAll(r.cacheDir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create cache dir: %w", err)
 	}
 	return r, done, nil
@@ -132,6 +137,9 @@ func (r *run) steps(ctx context.Context, steps []Step, where string) error {
 		}
 		start := time.Now()
 		if err := spec.run(r, ctx, params.(map[string]any)); err != nil {
+			if sk := SkipOf(err); sk != nil && sk.Field == "" {
+				sk.Field = fmt.Sprintf("%s[%d] (%s)", where, i, s.Type)
+			}
 			return fmt.Errorf("%s[%d] (%s): %w", where, i, s.Type, err)
 		}
 		r.log.DebugContext(ctx, "setup step", "step", fmt.Sprintf("%s[%d]", where, i), "type", s.Type,
@@ -167,7 +175,7 @@ func (r *run) placeholders(ctx context.Context) (Vars, error) {
 // userHome returns the desktop user's home folder in the sandbox.
 func (r *run) userHome(ctx context.Context) (string, error) {
 	if r.home == "" {
-		res, err := r.sb.Exec(ctx, wire.ExecRequest{Cmd: []string{"sh", "-c", `printf %s "$HOME"`}, TimeoutMS: 10_000})
+		res, err := r.sb.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", `printf %s "$HOME"`}, TimeoutMS: 10_000})
 		if err != nil {
 			return "", fmt.Errorf("read home folder: %w", err)
 		}
@@ -241,11 +249,11 @@ var sudoWord = regexp.MustCompile(`(^|[^A-Za-z0-9_-])sudo([^A-Za-z0-9_-]|$)`)
 
 // exec runs argv in the sandbox, over the admin channel when asked for or
 // when the command calls sudo and the sandbox has one.
-func (r *run) exec(ctx context.Context, argv []string, admin bool, timeout time.Duration, stdin string) (wire.ExecResult, error) {
+func (r *run) exec(ctx context.Context, argv []string, admin bool, timeout time.Duration, stdin string) (api.ExecResult, error) {
 	if timeout <= 0 {
 		timeout = r.opts.ExecTimeout
 	}
-	req := wire.ExecRequest{Cmd: argv, TimeoutMS: int(timeout / time.Millisecond), Stdin: stdin}
+	req := api.ExecRequest{Cmd: argv, TimeoutMS: int(timeout / time.Millisecond), Stdin: stdin}
 	if !admin {
 		for _, a := range argv {
 			if sudoWord.MatchString(a) {
@@ -257,7 +265,7 @@ func (r *run) exec(ctx context.Context, argv []string, admin bool, timeout time.
 	if a, ok := r.sb.(AdminExecer); ok && admin {
 		home, err := r.userHome(ctx)
 		if err != nil {
-			return wire.ExecResult{}, err
+			return api.ExecResult{}, err
 		}
 		areq := req
 		areq.Env = map[string]string{"HOME": home}
@@ -288,6 +296,17 @@ var stepSpecs = map[string]stepSpec{
 	"upload_file":     {checkUpload, (*run).upload},
 	"activate_window": {checkWindow, (*run).activateWindow},
 	"close_window":    {checkWindow, (*run).closeWindow},
+}
+
+// addSteps registers the steps of one family (each family in its own file,
+// from an init function); a name registered twice is a bug.
+func addSteps(m map[string]stepSpec) {
+	for name, sp := range m {
+		if _, dup := stepSpecs[name]; dup {
+			panic("task: step " + name + " registered twice")
+		}
+		stepSpecs[name] = sp
+	}
 }
 
 func checkExecute(f fields) error {
@@ -369,6 +388,9 @@ func (r *run) execute(ctx context.Context, p map[string]any) error {
 				}
 			}
 		}
+		if res.ExitCode == 127 && needsVSCode(argv) {
+			return &Skip{Reason: vsCodeMissing}
+		}
 		if len(until) == 0 {
 			if res.ExitCode != 0 || res.TimedOut {
 				r.log.WarnContext(ctx, "setup command failed", "cmd", shortCmd(argv), "exit_code", res.ExitCode,
@@ -391,7 +413,7 @@ func (r *run) execute(ctx context.Context, p map[string]any) error {
 
 // untilHolds is OSWorld's test: the return code matches, or stdout or
 // stderr contains the given text.
-func untilHolds(until map[string]any, res wire.ExecResult) bool {
+func untilHolds(until map[string]any, res api.ExecResult) bool {
 	if rc, ok := until["returncode"]; ok && pyEqual(intNumber(res.ExitCode), rc) {
 		return true
 	}
@@ -449,6 +471,9 @@ func (r *run) startDetached(ctx context.Context, argv []string, admin bool) erro
 	res, err := r.exec(ctx, append([]string{"sh", "-c", detach, "sh"}, argv...), admin, 0, "")
 	if err != nil {
 		return fmt.Errorf("launch %s: %w", shortCmd(argv), err)
+	}
+	if res.ExitCode == 127 && needsVSCode(argv) {
+		return &Skip{Reason: vsCodeMissing}
 	}
 	if res.ExitCode != 0 {
 		return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("launch %s: %s", shortCmd(argv), strings.TrimSpace(res.Stderr)))
@@ -512,7 +537,7 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 	for _, w := range before {
 		known[w.ID] = true
 	}
-	_, found, err := r.waitWindow(ctx, time.Now().Add(r.opts.WindowTimeout), func(w wire.Window) bool {
+	_, found, err := r.waitWindow(ctx, time.Now().Add(r.opts.WindowTimeout), func(w api.Window) bool {
 		return !known[w.ID] || strings.Contains(w.Title, base)
 	})
 	if err != nil {
@@ -615,19 +640,28 @@ func (r *run) putFiles(ctx context.Context, files []any, src string, cache bool)
 	for i, e := range files {
 		m := e.(map[string]any)
 		source, dst := m[src].(string), m["path"].(string)
-		data, err := r.readSource(ctx, source)
+		// OSWorld keeps downloads in the cache as <uuid5(url)>_<name>.
+		name := uuid5URL(source) + "_" + path.Base(dst)
+		data, err := r.readSource(ctx, source, name)
 		if err != nil {
 			return fmt.Errorf("files[%d]: %w", i, err)
 		}
 		if cache {
-			// OSWorld keeps downloads in the cache as <uuid5(url)>_<name>.
-			name := uuid5URL(source) + "_" + path.Base(dst)
 			if err := r.writeCache(name, data); err != nil {
 				return fmt.Errorf("files[%d]: %w", i, err)
 			}
 		}
 		if dst, err = r.expandUser(ctx, dst); err != nil {
 			return fmt.Errorf("files[%d]: %w", i, err)
+		}
+		if !strings.HasPrefix(dst, "/") {
+			// OSWorld's server saves a relative path (setup.sh, eval.sh)
+			// in its working folder, the user's home.
+			home, err := r.userHome(ctx)
+			if err != nil {
+				return fmt.Errorf("files[%d]: %w", i, err)
+			}
+			dst = path.Join(home, dst)
 		}
 		if err := r.putFile(ctx, dst, data); err != nil {
 			return fmt.Errorf("files[%d]: %w", i, err)
@@ -653,9 +687,10 @@ func (r *run) putFile(ctx context.Context, dst string, data []byte) error {
 }
 
 // readSource reads a download source on the host: a file:// URL, a
-// local path (relative to the task's folder), or an http(s) URL through
-// Options.Fetch.
-func (r *run) readSource(ctx context.Context, src string) ([]byte, error) {
+// local path (relative to the task's folder), or an http(s) URL from
+// Options.DownloadCache (as cacheName in the task's folder there) or
+// through Options.Fetch.
+func (r *run) readSource(ctx context.Context, src, cacheName string) ([]byte, error) {
 	local := src
 	if strings.Contains(src, "://") {
 		u, err := url.Parse(src)
@@ -666,15 +701,7 @@ func (r *run) readSource(ctx context.Context, src string) ([]byte, error) {
 		case "file":
 			local = u.Path
 		case "http", "https":
-			if r.opts.Fetch == nil {
-				return nil, errdefs.ErrNotImplemented.WithMessage(fmt.Sprintf(
-					"source %q: http(s) downloads are not available (sandboxes have no internet); use a local path or a file:// URL", src))
-			}
-			data, err := r.opts.Fetch(ctx, src)
-			if err != nil {
-				return nil, fmt.Errorf("fetch %s: %w", src, err)
-			}
-			return data, nil
+			return r.fetchURL(ctx, src, cacheName)
 		default:
 			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("source %q: unsupported URL scheme", src))
 		}
@@ -697,10 +724,10 @@ func (r *run) writeCache(name string, data []byte) error {
 		return errdefs.ErrInvalidArgument.WithMessage(err.Error())
 	}
 	p := filepath.Join(r.cacheDir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("write cache file: %w", err)
 	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+	if err := os.WriteFile(p, data, 0o600); err != nil {
 		return fmt.Errorf("write cache file: %w", err)
 	}
 	return nil
@@ -720,10 +747,10 @@ func checkWindow(f fields) error {
 // windowMatcher matches windows as wmctrl -a/-c does for OSWorld: by
 // title, or with by_class by WM_CLASS; a case-insensitive substring, or
 // with strict the exact, case-sensitive string.
-func windowMatcher(p map[string]any) func(wire.Window) bool {
+func windowMatcher(p map[string]any) func(api.Window) bool {
 	name := p["window_name"].(string)
 	strict, byClass := pyTruthy(p["strict"]), pyTruthy(p["by_class"])
-	return func(w wire.Window) bool {
+	return func(w api.Window) bool {
 		candidates := []string{w.Title}
 		if byClass {
 			candidates = append([]string{w.Class}, classParts(w.Class)...)
@@ -761,7 +788,7 @@ func (r *run) onWindow(ctx context.Context, p map[string]any, verb string, act f
 	gone := map[uint32]bool{}
 	deadline := time.Now().Add(r.opts.WindowTimeout)
 	for {
-		w, found, err := r.waitWindow(ctx, deadline, func(w wire.Window) bool { return !gone[w.ID] && match(w) })
+		w, found, err := r.waitWindow(ctx, deadline, func(w api.Window) bool { return !gone[w.ID] && match(w) })
 		if err != nil {
 			return err
 		}
@@ -783,11 +810,11 @@ func (r *run) onWindow(ctx context.Context, p map[string]any, verb string, act f
 
 // waitWindow polls the window list until match finds one or the
 // deadline passes.
-func (r *run) waitWindow(ctx context.Context, deadline time.Time, match func(wire.Window) bool) (wire.Window, bool, error) {
+func (r *run) waitWindow(ctx context.Context, deadline time.Time, match func(api.Window) bool) (api.Window, bool, error) {
 	for {
 		ws, err := r.sb.Windows(ctx)
 		if err != nil {
-			return wire.Window{}, false, fmt.Errorf("list windows: %w", err)
+			return api.Window{}, false, fmt.Errorf("list windows: %w", err)
 		}
 		for _, w := range ws {
 			if match(w) {
@@ -795,10 +822,10 @@ func (r *run) waitWindow(ctx context.Context, deadline time.Time, match func(wir
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return wire.Window{}, false, nil
+			return api.Window{}, false, nil
 		}
 		if err := sleepCtx(ctx, 200*time.Millisecond); err != nil {
-			return wire.Window{}, false, err
+			return api.Window{}, false, err
 		}
 	}
 }
@@ -838,4 +865,52 @@ func uuid5URL(name string) string {
 	u[8] = u[8]&0x3f | 0x80
 	x := fmt.Sprintf("%x", u)
 	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+}
+
+// vsCodeMissing is why a task that starts VS Code is skipped on an image
+// without it (VS Code is not in Debian; the osworld image has it only
+// where its vendor's repository could be reached at build time).
+const vsCodeMissing = "needs VS Code (`code`), which this image does not have"
+
+// needsVSCode reports whether argv starts VS Code.
+func needsVSCode(argv []string) bool {
+	return len(argv) > 0 && path.Base(argv[0]) == "code"
+}
+
+// fetchURL reads an http(s) URL from the download cache, else through
+// Options.Fetch, saving what it fetched in the cache.
+func (r *run) fetchURL(ctx context.Context, src, cacheName string) ([]byte, error) {
+	var cached string
+	if r.opts.DownloadCache != "" && cacheName != "" && checkCacheName(cacheName) == nil {
+		cached = filepath.Join(r.opts.DownloadCache, DirNameOf(r.t.ID), filepath.FromSlash(cacheName))
+		if data, err := os.ReadFile(cached); err == nil {
+			return data, nil
+		}
+	}
+	if r.opts.Fetch == nil {
+		return nil, &Skip{Reason: fmt.Sprintf("needs %s, which is not in the download cache, and the run has no network", src)}
+	}
+	data, err := r.opts.Fetch(ctx, src)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", src, err)
+	}
+	if cached != "" {
+		if err := os.MkdirAll(filepath.Dir(cached), 0o755); err == nil {
+			tmp := cached + ".part"
+			if os.WriteFile(tmp, data, 0o644) == nil {
+				_ = os.Rename(tmp, cached)
+			}
+		}
+	}
+	return data, nil
+}
+
+// DirNameOf is the folder name of a task id in a download cache: the id
+// itself when it is a plain name (OSWorld's ids are UUIDs), else with
+// path separators replaced.
+func DirNameOf(id string) string {
+	if id == "" || id == "." || id == ".." {
+		return "_"
+	}
+	return strings.NewReplacer("/", "_", "\\", "_").Replace(id)
 }

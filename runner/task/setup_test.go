@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 )
 
 // parseTask parses a JSON task for tests, with Dir set to dir.
@@ -47,8 +47,8 @@ func userCmds(f *fakeSandbox) [][]string {
 
 func TestExecuteCommands(t *testing.T) {
 	f := newFake()
-	f.exec = func(req wire.ExecRequest) wire.ExecResult {
-		return wire.ExecResult{Stdout: "out:" + req.Cmd[0], Stderr: "err"}
+	f.exec = func(req api.ExecRequest) api.ExecResult {
+		return api.ExecResult{Stdout: "out:" + req.Cmd[0], Stderr: "err"}
 	}
 	cache := t.TempDir()
 	tk := parseTask(t, withConfig(`[
@@ -94,7 +94,7 @@ func TestExecuteCommands(t *testing.T) {
 
 func TestSudoUsesAdminChannel(t *testing.T) {
 	f := &adminFake{fakeSandbox: newFake()}
-	f.exec = func(wire.ExecRequest) wire.ExecResult { return wire.ExecResult{} }
+	f.exec = func(api.ExecRequest) api.ExecResult { return api.ExecResult{} }
 	tk := parseTask(t, withConfig(`[
 		{"type": "execute", "parameters": {"command": "echo {CLIENT_PASSWORD} | sudo -S mkdir /opt/x", "shell": true}},
 		{"type": "execute", "parameters": {"command": ["touch", "/tmp/pseudo"]}},
@@ -121,12 +121,12 @@ func TestExecuteUntil(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFake()
 		calls := 0
-		f.exec = func(wire.ExecRequest) wire.ExecResult {
+		f.exec = func(api.ExecRequest) api.ExecResult {
 			calls++
 			if calls < 4 {
-				return wire.ExecResult{ExitCode: 1, Stdout: "starting"}
+				return api.ExecResult{ExitCode: 1, Stdout: "starting"}
 			}
-			return wire.ExecResult{Stdout: "server ready"}
+			return api.ExecResult{Stdout: "server ready"}
 		}
 		tk := parseTask(t, withConfig(`[{"type": "execute", "parameters": {"command": "probe", "until": {"stdout": "ready"}}}]`), "")
 		start := time.Now()
@@ -141,7 +141,7 @@ func TestExecuteUntil(t *testing.T) {
 		}
 
 		calls = 0
-		f.exec = func(wire.ExecRequest) wire.ExecResult { calls++; return wire.ExecResult{ExitCode: 2} }
+		f.exec = func(api.ExecRequest) api.ExecResult { calls++; return api.ExecResult{ExitCode: 2} }
 		tk = parseTask(t, withConfig(`[{"type": "execute", "parameters": {"command": "probe", "until": {"returncode": 0}}}]`), "")
 		err := Setup(t.Context(), f, tk, Options{UntilTimeout: 5 * time.Second})
 		if err == nil || !strings.Contains(err.Error(), "not met within 5s") || !errdefs.IsFailedPrecondition(err) {
@@ -155,8 +155,8 @@ func TestExecuteUntil(t *testing.T) {
 
 func TestNonZeroExitDoesNotFailStep(t *testing.T) {
 	f := newFake()
-	f.exec = func(wire.ExecRequest) wire.ExecResult {
-		return wire.ExecResult{ExitCode: 1, Stderr: "pkill: no process"}
+	f.exec = func(api.ExecRequest) api.ExecResult {
+		return api.ExecResult{ExitCode: 1, Stderr: "pkill: no process"}
 	}
 	tk := parseTask(t, withConfig(`[{"type": "execute", "parameters": {"command": "pkill chrome", "shell": true}}]`), "")
 	if err := Setup(t.Context(), f, tk, Options{}); err != nil {
@@ -166,11 +166,11 @@ func TestNonZeroExitDoesNotFailStep(t *testing.T) {
 
 func TestLaunch(t *testing.T) {
 	f := newFake()
-	f.exec = func(req wire.ExecRequest) wire.ExecResult {
+	f.exec = func(req api.ExecRequest) api.ExecResult {
 		if slices.Contains(req.Cmd, "nosuchapp") {
-			return wire.ExecResult{ExitCode: 127, Stderr: "nosuchapp: command not found"}
+			return api.ExecResult{ExitCode: 127, Stderr: "nosuchapp: command not found"}
 		}
-		return wire.ExecResult{}
+		return api.ExecResult{}
 	}
 	tk := parseTask(t, withConfig(`[{"type": "launch", "parameters": {"command": "xterm -T Work ~/x"}}]`), "")
 	if err := Setup(t.Context(), f, tk, Options{}); err != nil {
@@ -225,8 +225,8 @@ func TestDownloadAndUpload(t *testing.T) {
 
 	tk = parseTask(t, withConfig(`[{"type": "download", "parameters": {"files": [{"url": "https://example.com/x.bin", "path": "/tmp/x"}]}}]`), dir)
 	err := Setup(t.Context(), f, tk, Options{})
-	if !errdefs.IsNotImplemented(err) || !strings.Contains(err.Error(), "sandboxes have no internet") {
-		t.Errorf("http download = %v, want a not-implemented error", err)
+	if sk := SkipOf(err); sk == nil || sk.Field != "config[0] (download)" || !strings.Contains(sk.Reason, "no network") {
+		t.Errorf("http download without network = %v, want a skip", err)
 	}
 	var fetched string
 	fetch := func(_ context.Context, url string) ([]byte, error) { fetched = url; return []byte("fetched"), nil }
@@ -240,7 +240,7 @@ func TestDownloadAndUpload(t *testing.T) {
 }
 
 func TestWindowSteps(t *testing.T) {
-	windows := []wire.Window{
+	windows := []api.Window{
 		{ID: 1, Title: "Terminal - user@box", Class: "xterm.XTerm"},
 		{ID: 2, Title: "Report.txt", Class: "Gedit"},
 		{ID: 3, Title: "Terminal", Class: "xterm.XTerm"},
@@ -280,7 +280,7 @@ func TestWindowSteps(t *testing.T) {
 func TestWindowGoneBeforeActing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFake()
-		f.windows = []wire.Window{{ID: 1, Title: "Old", Class: "xterm.XTerm"}, {ID: 2, Title: "Keep", Class: "xterm.XTerm"}}
+		f.windows = []api.Window{{ID: 1, Title: "Old", Class: "xterm.XTerm"}, {ID: 2, Title: "Keep", Class: "xterm.XTerm"}}
 		f.gone = map[uint32]bool{1: true}
 		tk := parseTask(t, withConfig(`[{"type": "activate_window", "parameters": {"window_name": "xterm", "by_class": true}}]`), "")
 		if err := Setup(t.Context(), f, tk, Options{}); err != nil {
@@ -306,7 +306,7 @@ func TestWindowAppearsLater(t *testing.T) {
 		go func() {
 			time.Sleep(time.Second)
 			f.mu.Lock()
-			f.windows = []wire.Window{{ID: 9, Title: "Late"}}
+			f.windows = []api.Window{{ID: 9, Title: "Late"}}
 			f.mu.Unlock()
 		}()
 		tk := parseTask(t, withConfig(`[{"type": "activate_window", "parameters": {"window_name": "Late"}}]`), "")
@@ -323,11 +323,11 @@ func TestOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFake()
 		f.files["/home/user/page.html"] = []byte("<h1>x</h1>")
-		f.exec = func(req wire.ExecRequest) wire.ExecResult {
+		f.exec = func(req api.ExecRequest) api.ExecResult {
 			f.mu.Lock()
-			f.windows = append(f.windows, wire.Window{ID: 5, Title: "page.html - Chromium"})
+			f.windows = append(f.windows, api.Window{ID: 5, Title: "page.html - Chromium"})
 			f.mu.Unlock()
-			return wire.ExecResult{}
+			return api.ExecResult{}
 		}
 		tk := parseTask(t, withConfig(`[{"type": "open", "parameters": {"path": "~/page.html"}}]`), "")
 		if err := Setup(t.Context(), f, tk, Options{}); err != nil {

@@ -39,6 +39,10 @@ type Task struct {
 	// the task when replayed in order. Empty when the task has none.
 	Solution []Call
 
+	// Skip is set when the task cannot run here (see [Skip]); the task
+	// is otherwise complete and checked.
+	Skip *Skip
+
 	// Path is the file the task was loaded from; empty for [Parse].
 	Path string
 	// Dir is the folder of Path: the base of relative local paths in
@@ -82,6 +86,10 @@ type Evaluator struct {
 	Conj string
 	// Postconfig are setup steps run before the getters.
 	Postconfig []Step
+	// Unfinished reports an evaluator with an empty func and no getters
+	// (drafts among OSWorld's files): the task cannot be graded, and is
+	// skipped.
+	Unfinished bool
 	// List reports that func was a list in the source, so results
 	// combine with Conj even when it has one entry.
 	List bool

@@ -2,12 +2,11 @@ package task
 
 import (
 	"encoding/json"
-	"fmt"
-	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deskrun/deskrun/runner/pyvalue"
 )
 
 // Values flowing through getters and metrics are the JSON data model:
@@ -17,30 +16,11 @@ import (
 // equality (True == 1 == 1.0), str(), truthiness, "in" and ordering.
 
 // number returns v as a float64 when it is a number or a bool (Python's
-// bool is an int).
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
-			return 0, false
-		}
-		return f, true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case int:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
-}
+// bool is an int); see [pyvalue.Number].
+func number(v any) (float64, bool) { return pyvalue.Number(v) }
 
 // isInt reports whether a json.Number was written as an integer.
-func isInt(n json.Number) bool { return !strings.ContainsAny(string(n), ".eEnN") }
+func isInt(n json.Number) bool { return pyvalue.IsInt(n) }
 
 // intNumber makes a json.Number from an int.
 func intNumber(i int) json.Number { return json.Number(strconv.Itoa(i)) }
@@ -180,130 +160,17 @@ func compareInts(a, b int) int {
 	return 0
 }
 
-// pyStr is Python's str(v).
-func pyStr(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return pyRepr(v)
-}
+// pyStr is Python's str(v); see [pyvalue.Str].
+func pyStr(v any) string { return pyvalue.Str(v) }
 
-// pyRepr is Python's repr(v).
-func pyRepr(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case string:
-		return reprString(x)
-	case json.Number:
-		if isInt(x) {
-			return string(x)
-		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
-			return string(x)
-		}
-		return reprFloat(f)
-	case int:
-		return strconv.Itoa(x)
-	case float64:
-		return reprFloat(x)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = pyRepr(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		// Python keeps insertion order; Go maps have none, so keys are
-		// sorted. Only str() of a dict depends on this.
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = reprString(k) + ": " + pyRepr(x[k])
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return fmt.Sprint(v)
-}
+// reprFloat is Python's repr(float(f)); see [pyvalue.Float].
+func reprFloat(f float64) string { return pyvalue.Float(f) }
 
-// reprFloat formats f as Python's repr(float): the shortest round-trip
-// digits, positional for exponents -4..15, scientific otherwise, and
-// always with a decimal point or an exponent.
-func reprFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, expStr, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expStr)
-	if exp < -4 || exp >= 16 {
-		sign := "+"
-		if exp < 0 {
-			sign, exp = "-", -exp
-		}
-		return fmt.Sprintf("%se%s%02d", mant, sign, exp)
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
-}
+// reprString is Python's repr(s); see [pyvalue.Repr].
+func reprString(s string) string { return pyvalue.Repr(s) }
 
-// reprString quotes s as Python's repr(str) does.
-func reprString(s string) string {
-	quote := byte('\'')
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		quote = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(quote)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-			i++
-			continue
-		}
-		i += size
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == rune(quote):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(quote)
-	return b.String()
-}
+// pyRepr is Python's repr(v); see [pyvalue.Repr].
+func pyRepr(v any) string { return pyvalue.Repr(v) }
 
 // pyLower is Python's str.lower for the purposes of the metrics.
 func pyLower(s string) string { return strings.ToLower(s) }

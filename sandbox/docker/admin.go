@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/moby/moby/api/pkg/stdcopy"
 	"github.com/moby/moby/client"
@@ -34,12 +34,12 @@ const adminTimeout = 30 * time.Second
 // still running at the timeout is killed (TERM, then KILL 2 s later) by
 // coreutils' timeout inside the sandbox, since the engine cannot kill an
 // exec; it then reports TimedOut and exit code 124 or 137.
-func (p *Provider) AdminExec(ctx context.Context, id string, req wire.ExecRequest) (wire.ExecResult, error) {
+func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
 	if len(req.Cmd) == 0 || req.Cmd[0] == "" {
-		return wire.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("cmd: must name a program")
+		return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("cmd: must name a program")
 	}
 	if req.TimeoutMS < 0 {
-		return wire.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("timeout_ms: must not be negative")
+		return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("timeout_ms: must not be negative")
 	}
 	timeout := adminTimeout
 	if req.TimeoutMS > 0 {
@@ -47,13 +47,13 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req wire.ExecReques
 	}
 	info, err := p.engine.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
 	if err != nil {
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
 	}
 	if info.Container.Config == nil || info.Container.Config.Labels[sandbox.LabelManaged] != "true" {
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: not a deskrun sandbox: %w", id, errdefs.ErrNotFound)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: not a deskrun sandbox: %w", id, errdefs.ErrNotFound)
 	}
 	if info.Container.State == nil || !info.Container.State.Running {
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: the sandbox is not running: %w", id, errdefs.ErrUnavailable)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: the sandbox is not running: %w", id, errdefs.ErrUnavailable)
 	}
 
 	env := make([]string, 0, len(req.Env))
@@ -72,11 +72,11 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req wire.ExecReques
 		AttachStdin: req.Stdin != "", AttachStdout: true, AttachStderr: true,
 	})
 	if err != nil {
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
 	}
 	att, err := p.engine.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{})
 	if err != nil {
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: attach: %w", id, err)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: attach: %w", id, err)
 	}
 	defer att.Close()
 	// The command ends by itself at the timeout; the connection is
@@ -94,16 +94,16 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req wire.ExecReques
 	stdout, stderr := &cappedBuffer{n: adminOutputCap}, &cappedBuffer{n: adminOutputCap}
 	if _, err := stdcopy.StdCopy(stdout, stderr, att.Reader); err != nil && !errors.Is(err, io.EOF) {
 		if ctx.Err() != nil {
-			return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, ctx.Err())
+			return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, ctx.Err())
 		}
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: read output: %w", id, err)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: read output: %w", id, err)
 	}
 	ins, err := p.engine.ExecInspect(context.WithoutCancel(ctx), ex.ID, client.ExecInspectOptions{})
 	if err != nil {
-		return wire.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
+		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
 	}
 	elapsed := time.Since(start)
-	res := wire.ExecResult{
+	res := api.ExecResult{
 		ExitCode:   ins.ExitCode,
 		Stdout:     stdout.String(),
 		Stderr:     stderr.String(),

@@ -40,6 +40,8 @@ import (
 	"sync"
 	"time"
 
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/moby/moby/api/types/container"
@@ -97,6 +99,26 @@ type Config struct {
 	// ShmSize is the size of /dev/shm (default 512 MiB; Chromium needs a
 	// large one, and pages count only when used).
 	ShmSize int64
+	// DiskBytes bounds what a sandbox may write (default 2 GiB): /tmp and
+	// /var/tmp, the places every program writes to, are tmpfs of this
+	// size, at most half the memory limit (their pages count against it,
+	// never the host's disk),
+	// and the container's writable layer gets a quota of this size where
+	// the storage driver has one (overlay2 on xfs with pquota, btrfs, zfs);
+	// on others the user's home is bounded only by the host's disk, which
+	// Start logs once.
+	DiskBytes int64
+	// Runtime is the container runtime of sandboxes whose Spec names none
+	// (empty: the engine's default, runc), e.g. "runsc" for gVisor. The
+	// engine must know it (daemon.json "runtimes"); images/README.md says
+	// how to register gVisor's.
+	Runtime string
+	// NoHostGuard leaves the host firewall alone. By default the provider
+	// makes the host drop new connections from its sandbox bridges
+	// (iptables chain DESKRUN-SANDBOX on INPUT), so sandboxes cannot reach
+	// the host's own services; without the right to (root or
+	// CAP_NET_ADMIN) it logs a warning saying what to run.
+	NoHostGuard bool
 	// ReadOnlyRootfs makes the image's file system read-only, with a tmpfs
 	// on /tmp and a volume, removed with the sandbox, on the user's home
 	// (seeded from the image). Off by default: the agent user cannot
@@ -142,6 +164,9 @@ func (c Config) withDefaults() Config {
 	if c.ShmSize == 0 {
 		c.ShmSize = 512 << 20
 	}
+	if c.DiskBytes == 0 {
+		c.DiskBytes = 2 << 30
+	}
 	if c.StartTimeout == 0 {
 		c.StartTimeout = 60 * time.Second
 	}
@@ -179,9 +204,14 @@ type Provider struct {
 	log    *slog.Logger
 	// healthy waits until the agentd at url answers its health check.
 	healthy func(ctx context.Context, url string) error
+	// guard closes the host to the sandboxes of a bridge ([guardHost]).
+	guard func(ctx context.Context, bridge string) error
 
 	mu       sync.Mutex
 	networks map[string]bool // networks known to exist
+	// noQuota is set once the engine refused a writable-layer quota
+	// (storage-opt size): its storage driver has none.
+	noQuota bool
 }
 
 var (
@@ -201,10 +231,11 @@ func newProvider(e engine, cfg Config) *Provider {
 		cfg:      cfg,
 		log:      cfg.Logger.With("provider", "docker"),
 		networks: map[string]bool{},
+		guard:    guardHost,
 	}
 	hc := &http.Client{Timeout: time.Second}
 	p.healthy = func(ctx context.Context, url string) error {
-		return pollHealth(ctx, hc, url, cfg.HealthInterval)
+		return agentdclient.WaitHealthy(ctx, url, hc, cfg.HealthInterval)
 	}
 	return p
 }
@@ -247,8 +278,25 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 			"image %s has no entrypoint (sandbox images start agentd from theirs)", cmp.Or(spec.Image, p.cfg.Image)))
 	}
 	opts := p.createOptions(spec, netName, token, img.Config.Entrypoint)
+	p.mu.Lock()
+	quota := !p.noQuota
+	p.mu.Unlock()
+	if quota {
+		opts.HostConfig.StorageOpt = map[string]string{"size": strconv.FormatInt(p.cfg.DiskBytes, 10)}
+	}
 	t0 := time.Now()
 	created, err := p.engine.ContainerCreate(ctx, opts)
+	if err != nil && quota && strings.Contains(strings.ToLower(err.Error()), "storage-opt") {
+		p.mu.Lock()
+		p.noQuota = true
+		p.mu.Unlock()
+		p.log.Warn("the storage driver has no per-container quota: sandboxes' /tmp and /var/tmp are bounded tmpfs, their home is bounded only by the host's disk", "err", err)
+		opts.HostConfig.StorageOpt = nil
+		created, err = p.engine.ContainerCreate(ctx, opts)
+	}
+	if err != nil && strings.Contains(err.Error(), "runtime") && opts.HostConfig.Runtime != "" {
+		return sandbox.Instance{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("runtime: the engine cannot run %q (its daemon.json names its runtimes): %v", opts.HostConfig.Runtime, err))
+	}
 	if err != nil {
 		return sandbox.Instance{}, fmt.Errorf("create container: %w", err)
 	}
@@ -382,6 +430,7 @@ func (p *Provider) createOptions(spec sandbox.Spec, netName, token string, entry
 		CapAdd:      adminCaps,
 		SecurityOpt: securityOpt,
 		IpcMode:     container.IPCModePrivate,
+		Runtime:     cmp.Or(spec.Runtime, p.cfg.Runtime),
 		Init:        &init, // reaps the apps' orphans, forwards SIGTERM to agentd
 		ShmSize:     p.cfg.ShmSize,
 		Resources: container.Resources{
@@ -391,9 +440,16 @@ func (p *Provider) createOptions(spec sandbox.Spec, netName, token string, entry
 			PidsLimit:  &pids,
 		},
 	}
+	// Where programs write scratch files: tmpfs of bounded size, at most
+	// half the memory their pages are charged to (a full tmpfs must not
+	// leave the desktop's processes to the OOM killer).
+	size := strconv.FormatInt(min(p.cfg.DiskBytes, memory/2), 10)
+	hc.Tmpfs = map[string]string{
+		"/tmp":     "rw,nosuid,nodev,mode=1777,size=" + size,
+		"/var/tmp": "rw,nosuid,nodev,mode=1777,size=" + size,
+	}
 	if p.cfg.ReadOnlyRootfs {
 		hc.ReadonlyRootfs = true
-		hc.Tmpfs = map[string]string{"/tmp": "rw,nosuid,nodev,mode=1777"}
 		// An anonymous volume rather than a tmpfs: the engine fills it
 		// with the image's home (Desktop, dot files) on first use, and
 		// Stop removes it with the container.
@@ -455,6 +511,17 @@ func (p *Provider) ensureNetwork(ctx context.Context, name string, internal bool
 	}
 	if err != nil {
 		return fmt.Errorf("network %s: %w", name, err)
+	}
+	if !p.cfg.NoHostGuard {
+		bridge := BridgeName
+		if !internal {
+			bridge = egressBridgeName
+		}
+		if name == p.cfg.Network || name == p.cfg.EgressNetwork {
+			if err := p.guard(ctx, bridge); err != nil {
+				p.log.WarnContext(ctx, "host firewall", "err", err)
+			}
+		}
 	}
 	p.networks[name] = true
 	return nil
@@ -568,34 +635,6 @@ func agentURL(ns *container.NetworkSettings, netName string) (string, error) {
 	}
 	ip := ns.Networks[netName].IPAddress.String()
 	return "http://" + net.JoinHostPort(ip, strconv.Itoa(AgentPort)), nil
-}
-
-// pollHealth asks url/healthz every interval until it answers 200 or ctx
-// ends.
-func pollHealth(ctx context.Context, hc *http.Client, url string, interval time.Duration) error {
-	var last error
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/healthz", nil)
-		if err != nil {
-			return fmt.Errorf("health check: %w", err)
-		}
-		resp, err := hc.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			err = fmt.Errorf("health check: status %d", resp.StatusCode)
-		}
-		last = err
-		t := time.NewTimer(interval)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%w (last: %w)", ctx.Err(), last)
-		case <-t.C:
-		}
-	}
 }
 
 func randomHex(n int) (string, error) {

@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,8 +35,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/agentd"
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
@@ -93,6 +94,7 @@ type proc struct {
 	cmd     *exec.Cmd
 	pid     int
 	home    string
+	tmp     string // TMPDIR
 	marker  string // value of MarkerEnv
 	display string
 	inst    sandbox.Instance
@@ -140,7 +142,7 @@ func NewWithConfig(cfg Config) (*Provider, error) {
 func (p *Provider) WM() string { return p.cfg.WM }
 
 // maxScreen is the largest desktop Xvfb is asked for.
-var maxScreen = wire.Screen{Width: 7680, Height: 4320}
+var maxScreen = api.Screen{Width: 7680, Height: 4320}
 
 // Start starts agentd, which starts Xvfb (and the window manager), and
 // returns once agentd answers its health check. If it fails, every
@@ -159,6 +161,10 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		return sandbox.Instance{}, errdefs.ErrInvalidArgument.WithMessage(
 			"sudo: local sandboxes run as the runner's own user, so they cannot grant sudo; use the docker provider")
 	}
+	if spec.Runtime != "" {
+		return sandbox.Instance{}, errdefs.ErrInvalidArgument.WithMessage(
+			fmt.Sprintf("runtime: local sandboxes are processes of this machine and have no container runtime (%q); use the docker provider", spec.Runtime))
+	}
 	for k := range spec.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			return sandbox.Instance{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("env: bad variable name %q", k))
@@ -176,12 +182,27 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		return sandbox.Instance{}, fmt.Errorf("make home directory: %w", err)
 	}
 	for _, d := range []string{"Desktop", "Documents", "Downloads"} {
-		if err := os.Mkdir(filepath.Join(home, d), 0o755); err != nil {
+		if err := os.Mkdir(filepath.Join(home, d), 0o700); err != nil {
 			os.RemoveAll(home)
 			return sandbox.Instance{}, fmt.Errorf("make home directory: %w", err)
 		}
 	}
+	// The sandbox's TMPDIR: agentd's and its commands' temporary files,
+	// removed with the sandbox, also when a killed runner's sandbox is
+	// reaped. Short and beside the system's own, not in the home, since
+	// programs put unix sockets there (108 bytes at most for their path).
+	tmp, err := os.MkdirTemp("", "dr-")
+	if err != nil {
+		os.RemoveAll(home)
+		return sandbox.Instance{}, fmt.Errorf("make temporary directory: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
 	pr := &proc{
+		tmp:     tmp,
 		home:    home,
 		marker:  randomHex(12),
 		grace:   spec.StopTimeout,
@@ -190,6 +211,10 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		stopped: make(chan struct{}),
 	}
 	token := randomHex(16)
+	if err := writeOwner(home, pr.marker, tmp); err != nil {
+		os.RemoveAll(home)
+		return sandbox.Instance{}, fmt.Errorf("make home directory: %w", err)
+	}
 
 	rd, wr, err := os.Pipe()
 	if err != nil {
@@ -201,7 +226,7 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		args = append(args, "--wm", p.cfg.WM)
 	}
 	cmd := exec.Command(p.cfg.AgentdPath, args...)
-	cmd.Env = sandboxEnv(os.Environ(), spec.Env, home, token, pr.marker)
+	cmd.Env = sandboxEnv(os.Environ(), spec.Env, home, tmp, token, pr.marker)
 	cmd.Dir = home
 	cmd.Stdout = wr
 	cmd.Stderr = pr.stderr
@@ -270,7 +295,7 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		case <-hctx.Done():
 		}
 	}()
-	err = agentd.WaitHealthy(hctx, url, nil)
+	err = agentdclient.WaitHealthy(hctx, url, nil, 0)
 	hcancel()
 	if err != nil {
 		select {
@@ -318,8 +343,8 @@ func (p *Provider) startTimeout(ctx context.Context, what string, pr *proc) erro
 // sandboxEnv is agentd's environment: the runner's, without what points
 // at the runner's own desktop session, plus spec's, plus the sandbox's
 // home, token and marker (which spec cannot override).
-func sandboxEnv(base []string, extra map[string]string, home, token, marker string) []string {
-	own := map[string]bool{"DISPLAY": true, "HOME": true, "AGENTD_TOKEN": true, MarkerEnv: true}
+func sandboxEnv(base []string, extra map[string]string, home, tmp, token, marker string) []string {
+	own := map[string]bool{"DISPLAY": true, "HOME": true, "TMPDIR": true, "AGENTD_TOKEN": true, MarkerEnv: true}
 	host := map[string]bool{
 		"XAUTHORITY": true, "WAYLAND_DISPLAY": true, "DBUS_SESSION_BUS_ADDRESS": true,
 		"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
@@ -336,7 +361,7 @@ func sandboxEnv(base []string, extra map[string]string, home, token, marker stri
 			env = append(env, k+"="+v)
 		}
 	}
-	return append(env, "HOME="+home, "AGENTD_TOKEN="+token, MarkerEnv+"="+marker)
+	return append(env, "HOME="+home, "TMPDIR="+tmp, "AGENTD_TOKEN="+token, MarkerEnv+"="+marker)
 }
 
 // Stop ends a sandbox: SIGTERM to agentd's process group (agentd then
@@ -382,6 +407,9 @@ func (p *Provider) Stop(ctx context.Context, id string) error {
 // terminate ends agentd and every process carrying the sandbox's marker,
 // and removes the home directory. With a zero grace it kills at once.
 func (p *Provider) terminate(pr *proc, grace time.Duration) error {
+	// The processes are listed before any signal: one that is dying no
+	// longer shows its environment, and sweep waits for these too.
+	before := Marked(pr.marker)
 	if grace > 0 {
 		_ = syscall.Kill(-pr.pid, syscall.SIGTERM)
 		t := time.NewTimer(grace)
@@ -394,32 +422,64 @@ func (p *Provider) terminate(pr *proc, grace time.Duration) error {
 	_ = syscall.Kill(-pr.pid, syscall.SIGKILL)
 	<-pr.exited
 	var errs []error
-	if left := sweep(pr.marker, 5*time.Second); len(left) > 0 {
+	if left := sweep(pr.marker, before, 5*time.Second); len(left) > 0 {
 		errs = append(errs, fmt.Errorf("stop sandbox: processes %v outlived SIGKILL", left))
 	}
 	if err := os.RemoveAll(pr.home); err != nil {
 		errs = append(errs, fmt.Errorf("remove home directory: %w", err))
 	}
+	if err := os.RemoveAll(pr.tmp); err != nil {
+		errs = append(errs, fmt.Errorf("remove temporary directory: %w", err))
+	}
 	return errors.Join(errs...)
 }
 
 // sweep SIGKILLs every process whose environment holds MarkerEnv=marker
-// until none is left or the time is up, and returns those left.
-func sweep(marker string, limit time.Duration) []int {
+// until none is left or the time is up, and returns those left. A process
+// that is dying has already lost its environment, so sweep also waits for
+// each process it signalled, and each of known, to be gone (or a zombie): a Stop that returns
+// leaves nothing of the sandbox running.
+func sweep(marker string, known []int, limit time.Duration) []int {
 	deadline := time.Now().Add(limit)
+	signalled := map[int]bool{}
+	for _, pid := range known {
+		signalled[pid] = true
+	}
 	for {
 		pids := Marked(marker)
-		if len(pids) == 0 {
-			return nil
-		}
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
+			signalled[pid] = true
+		}
+		left := pids
+		for pid := range signalled {
+			if !slices.Contains(pids, pid) && alive(pid) {
+				left = append(left, pid)
+			}
+		}
+		if len(left) == 0 {
+			return nil
 		}
 		if time.Now().After(deadline) {
-			return pids
+			return left
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// alive reports whether pid is a process that has not yet exited: it is
+// in /proc and in a state other than zombie or dead.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	st := b[i+2]
+	return st != 'Z' && st != 'X'
 }
 
 // Marked lists the live processes (zombies excluded) whose environment

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,47 +16,30 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/agentd"
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
-// agentdBin is the agentd built by TestMain, "" when Xvfb is missing.
-var agentdBin string
-
 func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		if _, err := exec.LookPath("Xvfb"); err != nil {
-			return m.Run() // tests skip (-short) or fail through needAgentd
-		}
-		dir, err := os.MkdirTemp("", "deskrun-local-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		agentdBin = filepath.Join(dir, "agentd")
-		if out, err := exec.Command("go", "build", "-o", agentdBin, "../../cmd/agentd").CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build agentd: %v\n%s", err, out)
-			return 1
-		}
-		return m.Run()
-	}())
+	if os.Getenv(reapChildEnv) != "" {
+		reapChild()
+		return
+	}
+	os.Exit(testdesk.Main(m))
 }
 
+// needAgentd returns the agentd the shared harness builds once; it skips
+// in -short mode and fails without Xvfb.
 func needAgentd(t testing.TB) string {
 	t.Helper()
-	if agentdBin == "" {
-		if testing.Short() {
-			t.Skip("needs Xvfb; skipped in -short mode")
-		}
-		t.Fatal("Xvfb is not installed (scripts/install-deps.sh installs it)")
-	}
-	return agentdBin
+	return testdesk.Agentd(t)
 }
 
 func newProvider(t testing.TB, cfg Config) *Provider {
 	t.Helper()
+	testdesk.NeedX(t) // the provider starts processes and needs Xvfb installed, even with a fake agentd
 	if cfg.AgentdPath == "" {
 		cfg.AgentdPath = needAgentd(t)
 	}
@@ -73,17 +55,6 @@ func newProvider(t testing.TB, cfg Config) *Provider {
 	}
 	t.Cleanup(func() { p.Close(context.WithoutCancel(t.Context())) })
 	return p
-}
-
-// alive reports whether pid is a live process (a zombie is dead).
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	st := string(b)
-	i := strings.LastIndexByte(st, ')')
-	return i > 0 && len(st) > i+2 && st[i+2] != 'Z'
 }
 
 // stat returns the command name and parent of pid.
@@ -195,7 +166,7 @@ type sandboxProcs struct {
 func inspect(t *testing.T, p *Provider, inst sandbox.Instance) sandboxProcs {
 	t.Helper()
 	ctx := t.Context()
-	c := agentd.NewClient(inst.AgentURL, inst.Token, nil)
+	c := agentdclient.NewClient(inst.AgentURL, inst.Token, nil)
 	h, err := c.Health(ctx)
 	if err != nil || h.Status != "ok" {
 		t.Fatalf("health of %s: %+v %v", inst.ID, h, err)
@@ -211,7 +182,7 @@ func inspect(t *testing.T, p *Provider, inst sandbox.Instance) sandboxProcs {
 			t.Errorf("agentd %d runs window managers %v, want one %s", sp.agentd, sp.wm, p.WM())
 		}
 	}
-	r, err := c.Exec(ctx, wire.ExecRequest{Cmd: []string{"sh", "-c", `setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! "$HOME"`}})
+	r, err := c.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", `setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! "$HOME"`}})
 	if err != nil || r.ExitCode != 0 {
 		t.Fatalf("exec: %+v %v", r, err)
 	}
@@ -266,7 +237,7 @@ func TestTwoSandboxesStartAndStop(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { a, errA = p.Start(ctx, sandbox.Spec{Labels: map[string]string{"k": "a"}}) })
 	wg.Go(func() {
-		b, errB = p.Start(ctx, sandbox.Spec{Screen: wire.Screen{Width: 800, Height: 600}, Labels: map[string]string{"k": "b"}})
+		b, errB = p.Start(ctx, sandbox.Spec{Screen: api.Screen{Width: 800, Height: 600}, Labels: map[string]string{"k": "b"}})
 	})
 	wg.Wait()
 	if err := errors.Join(errA, errB); err != nil {
@@ -284,13 +255,13 @@ func TestTwoSandboxesStartAndStop(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		inst sandbox.Instance
-		want wire.Screen
-	}{{a, sandbox.DefaultScreen}, {b, wire.Screen{Width: 800, Height: 600}}} {
-		if got, err := agentd.NewClient(tc.inst.AgentURL, tc.inst.Token, nil).Screen(ctx); err != nil || got != tc.want {
+		want api.Screen
+	}{{a, sandbox.DefaultScreen}, {b, api.Screen{Width: 800, Height: 600}}} {
+		if got, err := agentdclient.NewClient(tc.inst.AgentURL, tc.inst.Token, nil).Screen(ctx); err != nil || got != tc.want {
 			t.Errorf("screen of %s: %+v %v, want %+v", tc.inst.ID, got, err, tc.want)
 		}
 	}
-	if _, err := agentd.NewClient(a.AgentURL, b.Token, nil).Screen(ctx); err == nil {
+	if _, err := agentdclient.NewClient(a.AgentURL, b.Token, nil).Screen(ctx); err == nil {
 		t.Error("sandbox a accepted b's token")
 	}
 	if l, _ := p.List(ctx, map[string]string{"k": "b"}); len(l) != 1 || l[0].ID != b.ID {
@@ -307,7 +278,7 @@ func TestTwoSandboxesStartAndStop(t *testing.T) {
 	if err := p.Stop(ctx, a.ID); !errdefs.IsNotFound(err) {
 		t.Errorf("second Stop: %v, want not found", err)
 	}
-	if h, err := agentd.NewClient(b.AgentURL, b.Token, nil).Health(ctx); err != nil || h.Status != "ok" {
+	if h, err := agentdclient.NewClient(b.AgentURL, b.Token, nil).Health(ctx); err != nil || h.Status != "ok" {
 		t.Errorf("b after a stopped: %+v %v", h, err)
 	}
 	if l, _ := p.List(ctx, nil); len(l) != 1 || l[0].ID != b.ID {
@@ -403,7 +374,7 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 			bin := fakeAgentd(t, tc.script)
 			if tc.script == "" {
 				bin = filepath.Join(t.TempDir(), "agentd")
-				data, err := os.ReadFile(agentdBin)
+				data, err := os.ReadFile(needAgentd(t))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -451,8 +422,8 @@ func TestStartRejectsBadSpecs(t *testing.T) {
 		spec sandbox.Spec
 		want string
 	}{
-		{sandbox.Spec{Screen: wire.Screen{Width: 9000, Height: 800}}, "screen.width: 9000 out of range"},
-		{sandbox.Spec{Screen: wire.Screen{Width: 800, Height: -1}}, "screen.height: -1 out of range"},
+		{sandbox.Spec{Screen: api.Screen{Width: 9000, Height: 800}}, "screen.width: 9000 out of range"},
+		{sandbox.Spec{Screen: api.Screen{Width: 800, Height: -1}}, "screen.height: -1 out of range"},
 		{sandbox.Spec{Env: map[string]string{"A=B": "x"}}, `env: bad variable name "A=B"`},
 		{sandbox.Spec{Sudo: true}, "sudo: local sandboxes run as the runner's own user"},
 	} {
@@ -464,9 +435,9 @@ func TestStartRejectsBadSpecs(t *testing.T) {
 
 func TestSandboxEnv(t *testing.T) {
 	env := sandboxEnv([]string{"PATH=/bin", "DISPLAY=:0", "HOME=/root", "XAUTHORITY=/x", "LANG=C"},
-		map[string]string{"FOO": "bar", "HOME": "/evil", "DISPLAY": ":5"}, "/h", "tok", "m")
+		map[string]string{"FOO": "bar", "HOME": "/evil", "DISPLAY": ":5"}, "/h", "/t", "tok", "m")
 	slices.Sort(env)
-	want := []string{"AGENTD_TOKEN=tok", MarkerEnv + "=m", "FOO=bar", "HOME=/h", "LANG=C", "PATH=/bin"}
+	want := []string{"AGENTD_TOKEN=tok", MarkerEnv + "=m", "FOO=bar", "HOME=/h", "LANG=C", "PATH=/bin", "TMPDIR=/t"}
 	slices.Sort(want)
 	if !slices.Equal(env, want) {
 		t.Errorf("env %q, want %q", env, want)

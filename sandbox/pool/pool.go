@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/deskrun/deskrun/api/wire"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
@@ -45,7 +47,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Healthy == nil {
 		hc := &http.Client{Timeout: time.Second}
-		c.Healthy = func(ctx context.Context, inst sandbox.Instance) error { return agentHealthy(ctx, hc, inst) }
+		c.Healthy = func(ctx context.Context, inst sandbox.Instance) error {
+			return agentdclient.Healthy(ctx, inst.AgentURL, hc)
+		}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -261,25 +265,9 @@ func matches(template, spec sandbox.Spec) bool {
 		template.Screen == spec.Screen &&
 		template.Network == spec.Network &&
 		template.Sudo == spec.Sudo &&
+		template.Runtime == spec.Runtime &&
 		template.MemoryBytes == spec.MemoryBytes &&
 		template.NanoCPUs == spec.NanoCPUs
-}
-
-// agentHealthy asks inst's agentd for /healthz.
-func agentHealthy(ctx context.Context, hc *http.Client, inst sandbox.Instance) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, inst.AgentURL+"/healthz", nil)
-	if err != nil {
-		return fmt.Errorf("health check: %w", err)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("health check: %w", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("health check: status %d", resp.StatusCode)
-	}
-	return nil
 }
 
 var _ sandbox.AdminExecer = (*Pool)(nil)
@@ -287,6 +275,6 @@ var _ sandbox.AdminExecer = (*Pool)(nil)
 // AdminExec runs req through the admin channel of the provider the pool
 // wraps, for warm sandboxes and others alike. When that provider has none
 // it answers an error for which errdefs.IsNotImplemented holds.
-func (p *Pool) AdminExec(ctx context.Context, id string, req wire.ExecRequest) (wire.ExecResult, error) {
+func (p *Pool) AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
 	return sandbox.AdminExec(ctx, p.p, id, req)
 }

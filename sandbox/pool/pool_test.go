@@ -10,67 +10,18 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/api/wire"
+	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/fake"
 )
 
-// fakeProvider starts sandboxes after delay; failures scriptable.
-type fakeProvider struct {
-	delay time.Duration
-
-	mu       sync.Mutex
-	next     int
-	running  map[string]sandbox.Spec
-	failNext int // Starts to fail before succeeding again
-	starts   int
-	stops    []string
-}
-
-func newFake(delay time.Duration) *fakeProvider {
-	return &fakeProvider{delay: delay, running: map[string]sandbox.Spec{}}
-}
-
-func (f *fakeProvider) Start(ctx context.Context, spec sandbox.Spec) (sandbox.Instance, error) {
-	t := time.NewTimer(f.delay)
-	select {
-	case <-ctx.Done():
-		t.Stop()
-		return sandbox.Instance{}, ctx.Err()
-	case <-t.C:
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.starts++
-	if f.failNext > 0 {
-		f.failNext--
-		return sandbox.Instance{}, errors.New("engine busy")
-	}
-	f.next++
-	id := fmt.Sprintf("sb%d", f.next)
-	f.running[id] = spec
-	return sandbox.Instance{ID: id, AgentURL: "http://" + id}, nil
-}
-
-func (f *fakeProvider) Stop(ctx context.Context, id string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, ok := f.running[id]; !ok {
-		return errdefs.ErrNotFound
-	}
-	delete(f.running, id)
-	f.stops = append(f.stops, id)
-	return nil
-}
-
-func (f *fakeProvider) count() (running, starts int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.running), f.starts
+func newFake(delay time.Duration) *fake.Provider {
+	return fake.New(fake.Config{Delay: delay})
 }
 
 func healthy(context.Context, sandbox.Instance) error { return nil }
 
-var small = sandbox.Spec{Image: "deskrun/minimal:latest", Screen: wire.Screen{Width: 1024, Height: 768}}
+var small = sandbox.Spec{Image: "deskrun/minimal:latest", Screen: api.Screen{Width: 1024, Height: 768}}
 
 func TestWarmStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -160,8 +111,8 @@ func TestEmptyPoolFallsBack(t *testing.T) {
 
 func TestRefillRetries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFake(10 * time.Millisecond)
-		f.failNext = 3
+		busy := errors.New("engine busy")
+		f := fake.New(fake.Config{Delay: 10 * time.Millisecond, Errs: []error{busy, busy, busy}})
 		pl := New(f, Config{Specs: []sandbox.Spec{small}, RetryDelay: time.Second, Healthy: healthy})
 		defer pl.Close(context.Background())
 		// Failures at 10ms, 1.02s, 3.03s (delays 1s, 2s, 4s), success at 7.04s.
@@ -175,7 +126,7 @@ func TestRefillRetries(t *testing.T) {
 		if got := pl.Idle(); got != 1 {
 			t.Errorf("idle at 8s = %d, want 1", got)
 		}
-		if _, starts := f.count(); starts != 4 {
+		if starts := f.Attempts(); starts != 4 {
 			t.Errorf("%d starts, want 4", starts)
 		}
 	})
@@ -185,7 +136,7 @@ func TestUnhealthyIdleDiscarded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFake(time.Second)
 		var mu sync.Mutex
-		bad := map[string]bool{"sb1": true}
+		bad := map[string]bool{"fake-1": true}
 		pl := New(f, Config{Specs: []sandbox.Spec{small}, Size: 2, Healthy: func(_ context.Context, inst sandbox.Instance) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -202,15 +153,12 @@ func TestUnhealthyIdleDiscarded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Start: %v", err)
 		}
-		if inst.ID != "sb2" {
-			t.Errorf("got %s, want sb2 (sb1 is unhealthy)", inst.ID)
+		if inst.ID != "fake-2" {
+			t.Errorf("got %s, want fake-2 (fake-1 is unhealthy)", inst.ID)
 		}
 		synctest.Wait()
-		f.mu.Lock()
-		stops := fmt.Sprint(f.stops)
-		f.mu.Unlock()
-		if stops != "[sb1]" {
-			t.Errorf("stopped %s, want [sb1]", stops)
+		if stops := fmt.Sprint(f.Stopped()); stops != "[fake-1]" {
+			t.Errorf("stopped %s, want [fake-1]", stops)
 		}
 	})
 }
@@ -229,11 +177,10 @@ func TestClose(t *testing.T) {
 		if err := pl.Close(t.Context()); err != nil {
 			t.Fatalf("Close: %v", err)
 		}
-		running, _ := f.count()
-		if running != 1 {
+		if running := len(f.Running()); running != 1 {
 			t.Errorf("%d sandboxes running after Close, want only the one in use", running)
 		}
-		if _, ok := f.running[inUse.ID]; !ok {
+		if _, ok := f.Spec(inUse.ID); !ok {
 			t.Errorf("Close stopped %s, which was handed out", inUse.ID)
 		}
 		// Afterwards Start goes straight to the provider.
@@ -248,29 +195,22 @@ func TestClose(t *testing.T) {
 	})
 }
 
-// adminFake is a provider with an admin channel.
-type adminFake struct {
-	*fakeProvider
-	ids []string
-}
-
-func (a *adminFake) AdminExec(_ context.Context, id string, req wire.ExecRequest) (wire.ExecResult, error) {
-	a.ids = append(a.ids, id)
-	return wire.ExecResult{Stdout: req.Cmd[0]}, nil
-}
-
 func TestAdminExecForwarded(t *testing.T) {
-	a := &adminFake{fakeProvider: newFake(0)}
+	var ids []string
+	a := fake.New(fake.Config{Admin: func(_ context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
+		ids = append(ids, id)
+		return api.ExecResult{Stdout: req.Cmd[0]}, nil
+	}})
 	p := New(a, Config{Healthy: healthy})
 	defer p.Close(context.Background())
-	res, err := p.AdminExec(t.Context(), "sb1", wire.ExecRequest{Cmd: []string{"id"}})
-	if err != nil || res.Stdout != "id" || len(a.ids) != 1 || a.ids[0] != "sb1" {
-		t.Errorf("AdminExec through the pool: %+v, %v (calls %q)", res, err, a.ids)
+	res, err := p.AdminExec(t.Context(), "fake-1", api.ExecRequest{Cmd: []string{"id"}})
+	if err != nil || res.Stdout != "id" || len(ids) != 1 || ids[0] != "fake-1" {
+		t.Errorf("AdminExec through the pool: %+v, %v (calls %q)", res, err, ids)
 	}
 
 	plain := New(newFake(0), Config{Healthy: healthy})
 	defer plain.Close(context.Background())
-	if _, err := plain.AdminExec(t.Context(), "sb1", wire.ExecRequest{Cmd: []string{"id"}}); !errdefs.IsNotImplemented(err) {
+	if _, err := plain.AdminExec(t.Context(), "fake-1", api.ExecRequest{Cmd: []string{"id"}}); !errdefs.IsNotImplemented(err) {
 		t.Errorf("AdminExec over a provider without one: %v, want not implemented", err)
 	}
 }

@@ -87,7 +87,7 @@ func ForRune(r rune) Sym {
 		return 0xffff
 	}
 	switch {
-	case r < 0x20 || r >= 0x7f && r < 0xa0 || r > 0x10ffff || r == utf8.RuneError:
+	case r < 0x20 || r >= 0x7f && r < 0xa0 || r > 0x10ffff:
 		return 0
 	case r <= 0xff:
 		return Sym(r)

@@ -6,39 +6,12 @@ import (
 	"testing"
 )
 
-// keyboardKeys is pyautogui's KEYBOARD_KEYS.
-var keyboardKeys = []string{
-	"\t", "\n", "\r", " ", "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+",
-	",", "-", ".", "/", ":", ";", "<", "=", ">", "?", "@", "[", "\\", "]", "^",
-	"_", "`", "{", "|", "}", "~",
-	"0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-	"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-	"p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
-	"accept", "add", "alt", "altleft", "altright", "apps", "backspace",
-	"browserback", "browserfavorites", "browserforward", "browserhome",
-	"browserrefresh", "browsersearch", "browserstop", "capslock", "clear",
-	"convert", "ctrl", "ctrlleft", "ctrlright", "decimal", "del", "delete",
-	"divide", "down", "end", "enter", "esc", "escape", "execute",
-	"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12",
-	"f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24",
-	"final", "fn", "hanguel", "hangul", "hanja", "help", "home", "insert",
-	"junja", "kana", "kanji", "launchapp1", "launchapp2", "launchmail",
-	"launchmediaselect", "left", "modechange", "multiply", "nexttrack",
-	"nonconvert", "num0", "num1", "num2", "num3", "num4", "num5", "num6",
-	"num7", "num8", "num9", "numlock", "pagedown", "pageup", "pause", "pgdn",
-	"pgup", "playpause", "prevtrack", "print", "printscreen", "prntscrn",
-	"prtsc", "prtscr", "return", "right", "scrolllock", "select", "separator",
-	"shift", "shiftleft", "shiftright", "sleep", "stop", "subtract", "tab",
-	"up", "volumedown", "volumemute", "volumeup", "win", "winleft", "winright",
-	"yen", "command", "option", "optionleft", "optionright",
-}
-
 // noKeysym are the KEYBOARD_KEYS entries X has no keysym for (Windows IME
 // keys).
 var noKeysym = []string{"accept", "final"}
 
 func TestEveryPyautoguiKey(t *testing.T) {
-	for _, k := range keyboardKeys {
+	for _, k := range PyautoguiKeys() {
 		s, ok := ByName(k)
 		if slices.Contains(noKeysym, k) {
 			if ok {
@@ -91,7 +64,7 @@ func TestForRune(t *testing.T) {
 		'\n': 0xff0d, '\t': 0xff09,
 		'€': 0x20ac, '—': 0xaa9, '“': 0xad2, '”': 0xad3,
 		'α': 0x7e1, 'Ω': 0x7d9, 'ж': 0x6d6, 'Ж': 0x6f6,
-		'中': 0x01004e2d, '😀': 0x0101f600,
+		'中': 0x01004e2d, '😀': 0x0101f600, '\uFFFD': 0x0100fffd,
 		0x01: 0,
 	} {
 		if got := ForRune(r); got != want {

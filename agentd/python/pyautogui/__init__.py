@@ -3,8 +3,9 @@
 A drop-in module for agents that emit pyautogui code: the functions agents
 use, with pyautogui's argument conventions, implemented as a thin client of
 the sandbox's agentd (XTEST input and MIT-SHM capture happen there). agentd
-sets AGENTD_URL and AGENTD_TOKEN in the environment of the commands it runs,
-which is how this module finds it.
+sets AGENTD_URL in the environment of the commands it runs, which is how this
+module finds it: unix:/path, a socket only the desktop's user can reach (no
+token), or an http:// URL with AGENTD_TOKEN beside it.
 
 Conventions kept from pyautogui: scroll(n) with n > 0 scrolls up, hscroll(n)
 with n > 0 scrolls right; PAUSE seconds of sleep after every call; FAILSAFE
@@ -14,8 +15,10 @@ clamped to the screen as the X server clamps the pointer.
 """
 
 import collections
+import http.client
 import json
 import os
+import socket
 import sys
 import time
 import urllib.error
@@ -82,11 +85,33 @@ def _endpoint():
     return url.rstrip("/"), os.environ.get("AGENTD_TOKEN", "")
 
 
+class _UnixConnection(http.client.HTTPConnection):
+    """An HTTP connection over the unix socket agentd gives commands."""
+
+    def __init__(self, path, timeout):
+        super().__init__("localhost", timeout=timeout)
+        self._path = path
+
+    def connect(self):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        sock.connect(self._path)
+        self.sock = sock
+
+
+def _error(status, body):
+    detail = body.decode("utf-8", "replace")
+    try:
+        detail = json.loads(detail)["error"]["message"]
+    except (ValueError, KeyError, TypeError):
+        pass
+    return PyAutoGUIException(detail or "agentd answered %d" % status)
+
+
 def _request(method, path, body=None, query=None):
     base, token = _endpoint()
-    url = base + path
     if query:
-        url += "?" + urllib.parse.urlencode(query)
+        path += "?" + urllib.parse.urlencode(query)
     data = None
     headers = {}
     if body is not None:
@@ -94,17 +119,26 @@ def _request(method, path, body=None, query=None):
         headers["Content-Type"] = "application/json"
     if token:
         headers["Authorization"] = "Bearer " + token
-    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    if base.startswith("unix:"):
+        # agentd's local socket (AGENTD_URL=unix:/path): no token needed.
+        conn = _UnixConnection(base[len("unix:"):], timeout=120)
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            resp = conn.getresponse()
+            out = resp.read()
+        except OSError as e:
+            raise PyAutoGUIException("agentd unreachable: %s" % (e,)) from None
+        finally:
+            conn.close()
+        if resp.status >= 400:
+            raise _error(resp.status, out)
+        return out, resp.headers
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=120) as resp:
             return resp.read(), resp.headers
     except urllib.error.HTTPError as e:
-        detail = e.read().decode("utf-8", "replace")
-        try:
-            detail = json.loads(detail)["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            pass
-        raise PyAutoGUIException(detail) from None
+        raise _error(e.code, e.read()) from None
     except urllib.error.URLError as e:
         raise PyAutoGUIException("agentd unreachable: %s" % (e.reason,)) from None
 

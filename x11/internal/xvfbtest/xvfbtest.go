@@ -14,14 +14,14 @@ import (
 
 // Start starts Xvfb with one screen of size ("1280x800x24") on a free
 // display, with extra arguments appended, and returns the display's name.
-// The server is stopped when the test ends. Without Xvfb installed the
-// test fails, or is skipped under -short.
+// The server is stopped when the test ends. The test is skipped under
+// -short, and fails without Xvfb installed.
 func Start(t testing.TB, size string, extra ...string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs Xvfb; skipped in -short mode")
+	}
 	if _, err := exec.LookPath("Xvfb"); err != nil {
-		if testing.Short() {
-			t.Skip("Xvfb is not installed (scripts/install-deps.sh installs it)")
-		}
 		t.Fatal("Xvfb is not installed (scripts/install-deps.sh installs it)")
 	}
 	r, w, err := os.Pipe()

@@ -1,0 +1,422 @@
+package agentd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/atspi"
+	"github.com/deskrun/deskrun/agentd/som"
+	"github.com/deskrun/deskrun/api"
+	"github.com/godbus/dbus/v5"
+	"github.com/labstack/echo/v4"
+)
+
+// a11yEnv is what applications need to publish their accessibility trees:
+// GTK publishes by default (NO_AT_BRIDGE must not be set), Qt on
+// QT_LINUX_ACCESSIBILITY_ALWAYS_ON, LibreOffice through its GTK 3 plugin,
+// Chromium with renderer accessibility forced (the Debian wrapper reads
+// CHROMIUM_FLAGS), Firefox and Thunderbird on GNOME_ACCESSIBILITY.
+var a11yEnv = []string{
+	"QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1", "QT_ACCESSIBILITY=1", "SAL_USE_VCLPLUGIN=gtk3",
+	"GNOME_ACCESSIBILITY=1", "ACCESSIBILITY_ENABLED=1", "GTK_A11Y=atspi",
+}
+
+// a11y is agentd's accessibility state: the session and accessibility
+// buses it started when none was given, and the AT-SPI client.
+type a11y struct {
+	mu      sync.Mutex
+	session string // session bus address applications get
+	procs   []*exec.Cmd
+	client  *atspi.Client
+	dialErr error
+	dialAt  time.Time
+	ready   chan struct{} // closed once the accessibility bus is started
+}
+
+// startA11y makes sure a session bus with an accessibility bus exists: the
+// inherited DBUS_SESSION_BUS_ADDRESS if set, else a dbus-daemon and
+// at-spi-bus-launcher of agentd's own. Failure only disables the
+// accessibility calls.
+func (s *Server) startA11y(ctx context.Context) {
+	a := &s.a11y
+	a.session = os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	if a.session == "" {
+		if _, err := exec.LookPath("dbus-daemon"); err != nil {
+			s.log.Warn("no dbus-daemon: accessibility calls are unavailable")
+			return
+		}
+		cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		out, err := cmd.StdoutPipe()
+		if err == nil {
+			err = cmd.Start()
+		}
+		if err != nil {
+			s.log.Warn("session bus did not start", "err", err)
+			return
+		}
+		line := make(chan string, 1)
+		go func() {
+			l, _ := bufio.NewReader(out).ReadString('\n')
+			line <- strings.TrimSpace(l)
+		}()
+		select {
+		case a.session = <-line:
+		case <-time.After(5 * time.Second):
+		}
+		a.procs = append(a.procs, cmd)
+		go func() { _ = cmd.Wait() }()
+		if a.session == "" {
+			s.log.Warn("session bus gave no address")
+			return
+		}
+	}
+	// the accessibility bus comes up in the background: agentd serves
+	// meanwhile, and the first accessibility call dials once it is there
+	a.mu.Lock()
+	a.ready = make(chan struct{})
+	a.mu.Unlock()
+	go func() {
+		defer close(a.ready)
+		s.startA11yBus(context.WithoutCancel(ctx))
+	}()
+}
+
+// startA11yBus starts at-spi-bus-launcher on the session bus unless one
+// runs, and turns accessibility on.
+func (s *Server) startA11yBus(ctx context.Context) {
+	a := &s.a11y
+	if launcher := findLauncher(); launcher != "" && !hasName(ctx, a.session, "org.a11y.Bus") {
+		cmd := exec.Command(launcher, "--launch-immediately")
+		cmd.Env = append(os.Environ(), "DISPLAY="+s.desk.display, "DBUS_SESSION_BUS_ADDRESS="+a.session)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			s.log.Warn("at-spi-bus-launcher did not start", "err", err)
+		} else {
+			a.mu.Lock()
+			a.procs = append(a.procs, cmd)
+			a.mu.Unlock()
+			go func() { _ = cmd.Wait() }()
+			deadline := time.Now().Add(5 * time.Second)
+			for !hasName(ctx, a.session, "org.a11y.Bus") && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	}
+	enableA11y(ctx, a.session)
+}
+
+func findLauncher() string {
+	for _, p := range []string{"/usr/libexec/at-spi-bus-launcher", "/usr/lib/at-spi2-core/at-spi-bus-launcher", "/usr/lib/at-spi2/at-spi-bus-launcher"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	p, _ := exec.LookPath("at-spi-bus-launcher")
+	return p
+}
+
+func hasName(ctx context.Context, addr, name string) bool {
+	conn, err := dbus.Connect(addr, dbus.WithContext(ctx))
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	var has bool
+	cctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_ = conn.BusObject().CallWithContext(cctx, "org.freedesktop.DBus.NameHasOwner", 0, name).Store(&has)
+	return has
+}
+
+// enableA11y sets org.a11y.Status.IsEnabled, which Chromium and Qt read to
+// decide whether to publish their trees.
+func enableA11y(ctx context.Context, addr string) {
+	conn, err := dbus.Connect(addr, dbus.WithContext(ctx))
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_ = conn.Object("org.a11y.Bus", "/org/a11y/bus").CallWithContext(cctx, "org.freedesktop.DBus.Properties.Set", 0,
+		"org.a11y.Status", "IsEnabled", dbus.MakeVariant(true)).Err
+}
+
+// appEnv is the environment commands get for accessibility.
+func (s *Server) appEnv() []string {
+	// The session bus agentd started for itself is not handed to
+	// commands: applications find the accessibility bus through the
+	// AT_SPI_BUS property at-spi-bus-launcher sets on the root window,
+	// and Chromium sharing a session bus between its instances mixed up
+	// their tabs. A session bus given to agentd (DBUS_SESSION_BUS_ADDRESS,
+	// as the osworld image's) reaches commands with the rest of its
+	// environment.
+	env := append([]string(nil), a11yEnv...)
+	flags := os.Getenv("CHROMIUM_FLAGS")
+	if !strings.Contains(flags, "--force-renderer-accessibility") {
+		flags = strings.TrimSpace(flags + " --force-renderer-accessibility")
+	}
+	return append(env, "CHROMIUM_FLAGS="+flags)
+}
+
+func (s *Server) stopA11y() {
+	a := &s.a11y
+	a.mu.Lock()
+	ready := a.ready
+	a.mu.Unlock()
+	if ready != nil {
+		select {
+		case <-ready:
+		case <-time.After(6 * time.Second):
+		}
+	}
+	a.mu.Lock()
+	if a.client != nil {
+		_ = a.client.Close()
+		a.client = nil
+	}
+	procs := a.procs
+	a.procs = nil
+	a.mu.Unlock()
+	for i := len(procs) - 1; i >= 0; i-- {
+		_ = syscall.Kill(-procs[i].Process.Pid, syscall.SIGTERM)
+	}
+}
+
+// atspi returns the AT-SPI client, dialling it on first use (and again
+// at most once a second after a failure).
+func (s *Server) atspi(ctx context.Context) (*atspi.Client, error) {
+	a := &s.a11y
+	a.mu.Lock()
+	ready := a.ready
+	a.mu.Unlock()
+	if ready != nil {
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.client != nil {
+		return a.client, nil
+	}
+	if a.dialErr != nil && time.Since(a.dialAt) < time.Second {
+		return nil, a.dialErr
+	}
+	if a.session == "" && os.Getenv("AT_SPI_BUS_ADDRESS") == "" {
+		a.dialErr, a.dialAt = errdefs.ErrUnavailable.WithMessage("accessibility is unavailable: no session bus (install dbus and at-spi2-core)"), time.Now()
+		return nil, a.dialErr
+	}
+	c, err := atspi.Dial(ctx, atspi.Options{SessionBus: a.session})
+	if err != nil {
+		a.dialErr, a.dialAt = errdefs.ErrUnavailable.WithMessage("accessibility is unavailable: "+err.Error()), time.Now()
+		return nil, a.dialErr
+	}
+	a.client, a.dialErr = c, nil
+	return c, nil
+}
+
+// dropClient forgets a client whose connection failed.
+func (s *Server) dropClient(c *atspi.Client, err error) {
+	if err == nil || !strings.Contains(err.Error(), "closed") {
+		return
+	}
+	s.a11y.mu.Lock()
+	if s.a11y.client == c {
+		s.a11y.client = nil
+		_ = c.Close()
+	}
+	s.a11y.mu.Unlock()
+}
+
+// Snapshot reads the accessibility trees (app filters by name or pid).
+func (s *Server) snapshot(ctx context.Context, app string, fresh bool) (*atspi.Desktop, *atspi.Client, error) {
+	c, err := s.atspi(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := c.Snapshot(ctx, atspi.SnapshotOptions{App: app, Fresh: fresh})
+	if err != nil {
+		s.dropClient(c, err)
+		return nil, nil, errdefs.ErrUnavailable.WithMessage(err.Error())
+	}
+	return d, c, nil
+}
+
+func toAPI(els []atspi.Element) []api.Element {
+	out := make([]api.Element, len(els))
+	for i, e := range els {
+		out[i] = api.Element{Index: e.Index, ID: e.ID, Role: e.Role, Name: e.Name, Value: e.Value, States: e.States,
+			Bounds: api.Box{X: e.Bounds.X, Y: e.Bounds.Y, W: e.Bounds.W, H: e.Bounds.H}, App: e.App}
+	}
+	return out
+}
+
+func (s *Server) accessibility(c echo.Context) error {
+	format := c.QueryParam("format")
+	if format == "" {
+		format = api.A11yXML
+	}
+	if format != api.A11yXML && format != api.A11yList && format != api.A11yJSON {
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("format: %q is not one of xml, list, json", format))
+	}
+	d, _, err := s.snapshot(c.Request().Context(), c.QueryParam("app"), c.QueryParam("fresh") == "true")
+	if err != nil {
+		return err
+	}
+	if d.Partial {
+		c.Response().Header().Set("X-Deskrun-Partial", "true")
+	}
+	switch format {
+	case api.A11yXML:
+		return c.Blob(http.StatusOK, "application/xml; charset=utf-8", []byte(d.XML()))
+	case api.A11yList:
+		w, h := s.screenSize()
+		els := d.Elements(w, h)
+		return c.JSON(http.StatusOK, api.Accessibility{Elements: toAPI(els), List: atspi.List(els), Partial: d.Partial, Took: d.Took})
+	}
+	return c.JSON(http.StatusOK, api.Accessibility{Tree: d, Partial: d.Partial, Took: d.Took})
+}
+
+func (s *Server) screenSize() (int, int) {
+	conn, err := s.desk.get()
+	if err != nil {
+		return 0, 0
+	}
+	return conn.Size()
+}
+
+func (s *Server) a11yApps(c echo.Context) error {
+	cl, err := s.atspi(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	apps, err := cl.Apps(c.Request().Context())
+	if err != nil {
+		s.dropClient(cl, err)
+		return errdefs.ErrUnavailable.WithMessage(err.Error())
+	}
+	out := make([]api.App, 0, len(apps))
+	for _, a := range apps {
+		out = append(out, api.App{Name: a.Name, PID: a.PID, ID: a.ID})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// setOfMarks captures the screen and the tree, and draws the marks.
+func (s *Server) setOfMarks(c echo.Context) error {
+	ctx := c.Request().Context()
+	maxWidth := 0
+	if v := c.QueryParam("max_width"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return errdefs.ErrInvalidArgument.WithMessage("max_width: not a non-negative integer: " + v)
+		}
+		maxWidth = n
+	}
+	d, _, err := s.snapshot(ctx, c.QueryParam("app"), c.QueryParam("fresh") == "true")
+	if err != nil {
+		return err
+	}
+	conn, err := s.desk.get()
+	if err != nil {
+		return err
+	}
+	sw, sh := conn.Size()
+	img, err := conn.Capture(image.Rectangle{})
+	if err != nil {
+		return s.desk.failed(conn, unavailable(err))
+	}
+	els := d.Elements(sw, sh)
+	var out draw.Image = img
+	scale := 1.0
+	if b := img.Bounds(); maxWidth > 0 && b.Dx() > maxWidth {
+		scale = float64(maxWidth) / float64(b.Dx())
+		out = downscale(img, maxWidth, max(1, int(float64(b.Dy())*scale+0.5)))
+	}
+	marks := make([]som.Mark, len(els))
+	for i, e := range els {
+		r := image.Rect(e.Bounds.X, e.Bounds.Y, e.Bounds.X+e.Bounds.W, e.Bounds.Y+e.Bounds.H)
+		if scale != 1 {
+			r = image.Rect(int(float64(r.Min.X)*scale), int(float64(r.Min.Y)*scale), int(float64(r.Max.X)*scale+0.5), int(float64(r.Max.Y)*scale+0.5))
+		}
+		marks[i] = som.Mark{Index: e.Index, Box: r}
+	}
+	som.Draw(out, marks)
+	var buf bytes.Buffer
+	rgba, ok := out.(*image.RGBA)
+	if !ok {
+		return errors.New("set-of-marks: unexpected image type")
+	}
+	if err := encodePNG(&buf, rgba); err != nil {
+		return err
+	}
+	b := out.Bounds()
+	return c.JSON(http.StatusOK, api.SetOfMarks{Image: buf.Bytes(), Width: b.Dx(), Height: b.Dy(), Scale: scale,
+		Screen: api.Screen{Width: sw, Height: sh}, Elements: toAPI(els), List: atspi.List(els), Partial: d.Partial})
+}
+
+// elementAction acts on one element by its id.
+func (s *Server) elementAction(c echo.Context) error {
+	var req api.ElementAction
+	if err := c.Bind(&req); err != nil {
+		return errdefs.ErrInvalidArgument.WithMessage("body: " + err.Error())
+	}
+	if req.ID == "" {
+		return errdefs.ErrInvalidArgument.WithMessage("id: required")
+	}
+	ref, err := atspi.ParseID(req.ID)
+	if err != nil {
+		return errdefs.ErrInvalidArgument.WithMessage("id: " + err.Error())
+	}
+	ctx := c.Request().Context()
+	cl, err := s.atspi(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := cl.Node(ctx, ref)
+	if err != nil {
+		if errors.Is(err, atspi.ErrStale) {
+			return errdefs.ErrNotFound.WithMessage(err.Error() + "; capture again")
+		}
+		return errdefs.ErrUnavailable.WithMessage(err.Error())
+	}
+	switch req.Action {
+	case api.ElementClick:
+		err = cl.DoAction(ctx, n, "")
+	case api.ElementDo:
+		if req.Name == "" {
+			return errdefs.ErrInvalidArgument.WithMessage("name: required for action do")
+		}
+		err = cl.DoAction(ctx, n, req.Name)
+	case api.ElementFocus:
+		err = cl.Focus(ctx, n)
+	case api.ElementSetValue:
+		err = cl.SetValue(ctx, n, req.Value)
+	case api.ElementSetText:
+		err = cl.SetText(ctx, n, req.Value)
+	default:
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("action: %q is not one of click, focus, set_value, set_text, do", req.Action))
+	}
+	if err != nil {
+		return errdefs.ErrFailedPrecondition.WithMessage(err.Error())
+	}
+	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
+}

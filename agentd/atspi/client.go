@@ -1,0 +1,246 @@
+package atspi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// D-Bus names of AT-SPI2.
+const (
+	registryName = "org.a11y.atspi.Registry"
+	rootPath     = "/org/a11y/atspi/accessible/root"
+	ifAccessible = "org.a11y.atspi.Accessible"
+	ifComponent  = "org.a11y.atspi.Component"
+	ifText       = "org.a11y.atspi.Text"
+	ifValue      = "org.a11y.atspi.Value"
+	ifAction     = "org.a11y.atspi.Action"
+	ifEditable   = "org.a11y.atspi.EditableText"
+	ifSelection  = "org.a11y.atspi.Selection"
+	ifImage      = "org.a11y.atspi.Image"
+	ifProps      = "org.freedesktop.DBus.Properties"
+)
+
+// Defaults of Options.
+const (
+	DefaultCallTimeout = 2 * time.Second
+	DefaultAppBudget   = 5 * time.Second
+	DefaultConcurrency = 8
+	DefaultCacheTTL    = time.Second
+)
+
+// ErrNoBus says no accessibility bus could be found.
+var ErrNoBus = errors.New("atspi: no accessibility bus (set AT_SPI_BUS_ADDRESS or run at-spi-bus-launcher on the session bus)")
+
+// Options tune a Client; zero fields take the defaults.
+type Options struct {
+	CallTimeout time.Duration // deadline of one D-Bus call
+	AppBudget   time.Duration // time one application's tree may take
+	Concurrency int           // applications read at once, and calls in flight per application
+	CacheTTL    time.Duration // longest reuse of an unchanged application's tree
+	// SessionBus is the session bus address to ask for the accessibility
+	// bus; empty uses AT_SPI_BUS_ADDRESS, else DBUS_SESSION_BUS_ADDRESS.
+	SessionBus string
+}
+
+// Client is a connection to the accessibility bus. It is safe for
+// concurrent use.
+type Client struct {
+	conn *dbus.Conn
+	opt  Options
+
+	mu    sync.Mutex
+	cache map[string]*appEntry // by application bus name
+	hung  map[string]time.Time // applications that timed out, and when
+
+	sigs chan *dbus.Signal
+	done chan struct{}
+}
+
+type appEntry struct {
+	node *Node
+	at   time.Time
+	gen  uint64
+}
+
+// BusAddress finds the accessibility bus: the answer of org.a11y.Bus on
+// the session bus at session, else AT_SPI_BUS_ADDRESS, else org.a11y.Bus
+// on DBUS_SESSION_BUS_ADDRESS.
+func BusAddress(ctx context.Context, session string) (string, error) {
+	if session == "" {
+		if a := os.Getenv("AT_SPI_BUS_ADDRESS"); a != "" {
+			return a, nil
+		}
+		session = os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	}
+	if session == "" {
+		return "", ErrNoBus
+	}
+	sess, err := dbus.Connect(session, dbus.WithContext(ctx))
+	if err != nil {
+		return "", fmt.Errorf("%w: session bus: %v", ErrNoBus, err)
+	}
+	defer sess.Close()
+	var addr string
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := sess.Object("org.a11y.Bus", "/org/a11y/bus").CallWithContext(cctx, "org.a11y.Bus.GetAddress", 0).Store(&addr); err != nil {
+		return "", fmt.Errorf("%w: org.a11y.Bus.GetAddress: %v", ErrNoBus, err)
+	}
+	return addr, nil
+}
+
+// Dial connects to the accessibility bus and subscribes to the events that
+// invalidate the cache.
+func Dial(ctx context.Context, opt Options) (*Client, error) {
+	addr, err := BusAddress(ctx, opt.SessionBus)
+	if err != nil {
+		return nil, err
+	}
+	// no WithContext: it would close the connection when ctx ends
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		return nil, fmt.Errorf("atspi: connect to %s: %w", addr, err)
+	}
+	if opt.CallTimeout <= 0 {
+		opt.CallTimeout = DefaultCallTimeout
+	}
+	if opt.AppBudget <= 0 {
+		opt.AppBudget = DefaultAppBudget
+	}
+	if opt.Concurrency <= 0 {
+		opt.Concurrency = DefaultConcurrency
+	}
+	if opt.CacheTTL <= 0 {
+		opt.CacheTTL = DefaultCacheTTL
+	}
+	c := &Client{conn: conn, opt: opt, cache: map[string]*appEntry{}, hung: map[string]time.Time{},
+		sigs: make(chan *dbus.Signal, 256), done: make(chan struct{})}
+	c.subscribe(ctx)
+	return c, nil
+}
+
+// events whose arrival from an application drops its cached tree.
+var cacheEvents = []string{"object:children-changed", "object:state-changed", "object:property-change",
+	"object:text-changed", "object:value-changed", "object:bounds-changed", "object:visible-data-changed",
+	"window:create", "window:destroy", "window:minimize", "window:maximize", "window:restore", "window:activate", "window:deactivate"}
+
+func (c *Client) subscribe(ctx context.Context) {
+	for _, iface := range []string{"org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window", "org.a11y.atspi.Event.Focus"} {
+		_ = c.conn.AddMatchSignalContext(ctx, dbus.WithMatchInterface(iface))
+	}
+	reg := c.conn.Object(registryName, "/org/a11y/atspi/registry")
+	for _, ev := range cacheEvents {
+		cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
+		_ = reg.CallWithContext(cctx, "org.a11y.atspi.Registry.RegisterEvent", 0, ev).Err
+		cancel()
+	}
+	c.conn.Signal(c.sigs)
+	go func() {
+		for {
+			select {
+			case s, ok := <-c.sigs:
+				if !ok {
+					return
+				}
+				c.invalidate(s.Sender)
+			case <-c.done:
+				return
+			}
+		}
+	}()
+}
+
+func (c *Client) invalidate(sender string) {
+	c.mu.Lock()
+	delete(c.cache, sender)
+	c.mu.Unlock()
+}
+
+// Close closes the connection.
+func (c *Client) Close() error {
+	select {
+	case <-c.done:
+	default:
+		close(c.done)
+	}
+	return c.conn.Close()
+}
+
+// Ref names one accessible object: the bus name of its application and its
+// object path.
+type Ref struct {
+	Bus  string `json:"bus"`
+	Path string `json:"path"`
+}
+
+// ID is the element's stable identifier while its application runs: the
+// application's bus name and the last part of the object path.
+func (r Ref) ID() string {
+	return strings.TrimPrefix(r.Bus, ":") + "/" + strings.TrimPrefix(r.Path, "/org/a11y/atspi/accessible/")
+}
+
+// ParseID turns an ID back into a Ref.
+func ParseID(id string) (Ref, error) {
+	bus, tail, ok := strings.Cut(id, "/")
+	if !ok || bus == "" || tail == "" {
+		return Ref{}, fmt.Errorf("element id %q is not of the form bus/object", id)
+	}
+	if !strings.HasPrefix(bus, ":") && strings.Count(bus, ".") == 1 && bus[0] >= '0' && bus[0] <= '9' {
+		bus = ":" + bus
+	}
+	path := tail
+	if !strings.HasPrefix(path, "/") {
+		path = "/org/a11y/atspi/accessible/" + tail
+	}
+	if !dbus.ObjectPath(path).IsValid() {
+		return Ref{}, fmt.Errorf("element id %q names no valid object path", id)
+	}
+	return Ref{Bus: bus, Path: path}, nil
+}
+
+// call runs one method with the per-call deadline.
+func (c *Client) call(ctx context.Context, r Ref, method string, args ...any) *dbus.Call {
+	cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
+	defer cancel()
+	return c.conn.Object(r.Bus, dbus.ObjectPath(r.Path)).CallWithContext(cctx, method, 0, args...)
+}
+
+// async starts one method call; the answer arrives on the returned call's
+// Done channel (or the deadline passes: wait handles both).
+type pending struct {
+	call   *dbus.Call
+	cancel context.CancelFunc
+}
+
+func (c *Client) async(ctx context.Context, r Ref, method string, args ...any) pending {
+	cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
+	call := c.conn.Object(r.Bus, dbus.ObjectPath(r.Path)).GoWithContext(cctx, method, 0, make(chan *dbus.Call, 1), args...)
+	return pending{call: call, cancel: cancel}
+}
+
+func (p pending) wait() *dbus.Call {
+	<-p.call.Done
+	p.cancel()
+	return p.call
+}
+
+func isTimeout(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return true
+	}
+	var de dbus.Error
+	if errors.As(err, &de) && (de.Name == "org.freedesktop.DBus.Error.NoReply" || de.Name == "org.freedesktop.DBus.Error.Timeout") {
+		return true
+	}
+	return strings.Contains(err.Error(), "deadline exceeded")
+}

@@ -1,0 +1,30 @@
+// Package atspi reads and drives the accessibility trees of the desktop's
+// applications through AT-SPI2, the accessibility protocol of Linux
+// desktops, spoken over D-Bus.
+//
+// D-Bus is spoken through github.com/godbus/dbus/v5, the maintained pure-Go
+// D-Bus library (no libdbus, no cgo, no GLib main loop); no maintained Go
+// AT-SPI client exists, so the AT-SPI interfaces (Accessible, Component,
+// Text, Value, Action, EditableText, Selection) are called by name here.
+//
+// Robustness: every D-Bus call has its own deadline (CallTimeout) inside a
+// budget for each application (AppBudget). Applications are read
+// concurrently (at most Concurrency at once) and each on its own: an
+// application that stops answering (a stopped or busy process) costs at most
+// its budget, its subtree is marked partial and the rest of the desktop is
+// read as usual; an application that timed out is probed with a short call
+// before its tree is read again.
+//
+// Caching: the tree of each application is kept and reused until AT-SPI
+// reports a change in it (the object, window and focus events, which the
+// client registers with the registry daemon so applications emit them) or
+// until CacheTTL has passed, whichever comes first: geometry changes of a
+// moved window do not always raise an event, so the short TTL bounds how
+// stale bounds can be.
+//
+// Formats: XML writes the tree as OSWorld's desktop server does (root
+// desktop-frame, tags are role names with dashes, its namespaces, its depth
+// and width limits and its rule for the visible cells of a LibreOffice Calc
+// sheet); Elements lists the interactable elements with an index, for
+// models and for set-of-marks; the Node tree marshals to JSON for programs.
+package atspi

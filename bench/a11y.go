@@ -1,0 +1,124 @@
+//go:build bench
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/deskrun/deskrun/api"
+)
+
+// benchA11y times fresh reads of the accessibility tree in OSWorld's XML
+// (no cache) of a Chromium page of about 1,000 nodes and of a LibreOffice
+// Calc window, then runs concurrent readers for o.soak.
+func benchA11y(ctx context.Context, d *desktop, o options, t *table) error {
+	page := filepath.Join(d.tmp, "a11y.html")
+	var b strings.Builder
+	b.WriteString(`<html><head><title>A11y Bench</title></head><body><h1>Bench</h1>`)
+	for i := range 230 {
+		fmt.Fprintf(&b, `<p><a href="#%d">link %d</a> <input aria-label="field %d" value="v%d"></p>`, i, i, i, i)
+	}
+	b.WriteString(`</body></html>`)
+	if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	start := func(cmd string) error {
+		_, err := d.client.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "setsid " + cmd + " >/dev/null 2>&1 &"}})
+		return err
+	}
+	if err := start(fmt.Sprintf("chromium --no-sandbox --no-first-run --user-data-dir=%s/chromium --window-size=1200,760 file://%s", d.tmp, page)); err != nil {
+		return err
+	}
+	apps := []struct{ name, app, want string }{{"Chromium page (about 1,000 nodes)", "chromium", `name="link 229"`}}
+	// LibreOffice publishes its tree only through its GTK 3 plugin
+	// (Debian: libreoffice-gtk3)
+	if _, err := exec.LookPath("libreoffice"); err == nil && fileExists("/usr/lib/libreoffice/program/libvclplug_gtk3lo.so") {
+		if err := start(fmt.Sprintf("libreoffice -env:UserInstallation=file://%s/lo --norestore --calc", d.tmp)); err != nil {
+			return err
+		}
+		apps = append(apps, struct{ name, app, want string }{"LibreOffice Calc window", "soffice", "<table-cell"})
+	}
+	t.section("Accessibility tree, OSWorld XML, uncached (n="+fmt.Sprint(o.a11yReads)+")", "per tree")
+	for _, a := range apps {
+		var nodes int
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			x, err := d.fetchTree(ctx, a.app)
+			if err == nil && strings.Contains(x, a.want) {
+				nodes = strings.Count(x, "<") - strings.Count(x, "</")
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s: tree not readable within 90 s: %v", a.name, err)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		ds, err := timeIt(o.a11yReads, func() error { _, err := d.fetchTree(ctx, a.app); return err })
+		if err != nil {
+			return err
+		}
+		t.row(a.name, ds, 0, fmt.Sprintf("%d nodes, p95 %s", nodes, short(percentile(ds, 0.95))))
+	}
+	// concurrent readers
+	var reads, fails atomic.Int64
+	var mu sync.Mutex
+	var worst time.Duration
+	var lastErr error
+	end := time.Now().Add(o.a11ySoak)
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				t0 := time.Now()
+				_, err := d.fetchTree(ctx, apps[i%len(apps)].app)
+				el := time.Since(t0)
+				reads.Add(1)
+				mu.Lock()
+				worst = max(worst, el)
+				if err != nil {
+					fails.Add(1)
+					lastErr = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	note := fmt.Sprintf("16 readers for %s: %d reads, %d failed, slowest %s", o.a11ySoak, reads.Load(), fails.Load(), short(worst))
+	if lastErr != nil {
+		note += "; last error: " + lastErr.Error()
+	}
+	fmt.Fprintf(&t.b, "\n%s\n", note)
+	return nil
+}
+
+// fetchTree reads the XML uncached.
+func (d *desktop) fetchTree(ctx context.Context, app string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url+"/v1/accessibility?format=xml&fresh=true&app="+app, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer bench")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		return "", fmt.Errorf("status %d: %s", resp.StatusCode, body)
+	}
+	return string(body), err
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

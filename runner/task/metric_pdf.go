@@ -1,0 +1,258 @@
+package task
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PDF metrics: compare_pdfs, check_pdf_pages and compare_pdf_images.
+// They run poppler's pdftotext, pdfinfo and pdftoppm on the host (see
+// the package documentation for why), each under pdfToolTimeout.
+
+func init() {
+	addMetrics(map[string]metricSpec{
+		"compare_pdfs":       {fn: withDeadline(comparePDFs), needsExpected: true},
+		"check_pdf_pages":    {fn: withDeadline(checkPDFPages), needsExpected: true, checkRules: checkPDFPagesRules},
+		"compare_pdf_images": {fn: withDeadline(comparePDFImages), needsExpected: true, checkOptions: anyOptions},
+	})
+}
+
+// pdfToolTimeout bounds one run of a poppler program.
+const pdfToolTimeout = 30 * time.Second
+
+// runPDFTool runs a poppler program and returns its standard output.
+func runPDFTool(ctx context.Context, name string, args ...string) ([]byte, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, pdfToolTimeout)
+	defer cancel()
+	if _, err := exec.LookPath(name); err != nil {
+		return nil, fmt.Errorf("%s is not installed (Debian package poppler-utils)", name)
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: gave up after %s", name, pdfToolTimeout)
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("%s: %s", name, truncate(msg, 200))
+	}
+	return out.Bytes(), nil
+}
+
+// pdfPath checks that a getter value names a readable PDF.
+func pdfPath(v any) (string, error) {
+	p, ok := v.(string)
+	if !ok || p == "" {
+		return "", fmt.Errorf("want a PDF file path, got %s", typeName(v))
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%s: file not found", p)
+		}
+		return "", err
+	}
+	head := make([]byte, 1024)
+	n, _ := f.Read(head)
+	f.Close()
+	if !bytes.Contains(head[:n], []byte("%PDF")) {
+		return "", fmt.Errorf("%s: not a PDF", filepath.Base(p))
+	}
+	return p, nil
+}
+
+// pdfText is the text of every page, in order, stripped (PyMuPDF's
+// get_text per page, concatenated, as OSWorld reads it).
+func pdfText(ctx context.Context, v any) (string, error) {
+	p, err := pdfPath(v)
+	if err != nil {
+		return "", err
+	}
+	out, err := runPDFTool(ctx, "pdftotext", "-q", "-enc", "UTF-8", p, "-")
+	if err != nil {
+		return "", err
+	}
+	return pyStrip(strings.ReplaceAll(string(out), "\f", "")), nil
+}
+
+func comparePDFs(env metricEnv, result, expected any, _ map[string]any) (float64, string, error) {
+	var r, e []any
+	if el, ok := expected.([]any); ok {
+		e = el
+		r, _ = result.([]any)
+	} else {
+		r, e = []any{result}, []any{expected}
+	}
+	if len(e) == 0 {
+		return 0, "no expected PDF", nil
+	}
+	total := 0.0
+	var details []string
+	for i := 0; i < min(len(r), len(e)); i++ {
+		t1, err := pdfText(env.ctx, r[i])
+		if err != nil {
+			details = append(details, fmt.Sprintf("result %d: %v", i, err))
+			continue
+		}
+		t2, err := pdfText(env.ctx, e[i])
+		if err != nil {
+			details = append(details, fmt.Sprintf("expected %d: %v", i, err))
+			continue
+		}
+		s := fuzzRatio(t1, t2) / 100
+		if s < 1 {
+			details = append(details, fmt.Sprintf("pair %d: texts %.0f%% similar", i, s*100))
+		}
+		total += s
+	}
+	return total / float64(len(e)), strings.Join(details, "; "), nil
+}
+
+func checkPDFPagesRules(rules any) error {
+	m, ok := rules.(map[string]any)
+	if !ok {
+		return fmt.Errorf("want an object, got %s", typeName(rules))
+	}
+	switch m["relation"] {
+	case "eq", "ne", "lt", "le", "gt", "ge":
+	default:
+		return fmt.Errorf("relation: want eq, ne, lt, le, gt or ge, got %s", pyRepr(m["relation"]))
+	}
+	if _, ok := m["ref_value"]; !ok {
+		return errors.New("ref_value: required")
+	}
+	return nil
+}
+
+// pdfPages counts the pages of a PDF with pdfinfo.
+func pdfPages(ctx context.Context, v any) (int, error) {
+	p, err := pdfPath(v)
+	if err != nil {
+		return 0, err
+	}
+	out, err := runPDFTool(ctx, "pdfinfo", p)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(line, "Pages:"); ok {
+			return strconv.Atoi(strings.TrimSpace(rest))
+		}
+	}
+	return 0, errors.New("pdfinfo gave no page count")
+}
+
+func checkPDFPages(env metricEnv, result, expected any, _ map[string]any) (float64, string, error) {
+	rules, err := rulesMap(expected)
+	if err != nil {
+		return 0, "", err
+	}
+	if result == nil {
+		return 0, "no result file", nil
+	}
+	n, err := pdfPages(env.ctx, result)
+	if err != nil {
+		return 0, "result: " + err.Error(), nil
+	}
+	rel, _ := rules["relation"].(string)
+	var ok bool
+	switch rel {
+	case "eq":
+		ok = pyEqual(intNumber(n), rules["ref_value"])
+	case "ne":
+		ok = !pyEqual(intNumber(n), rules["ref_value"])
+	default:
+		ok = compareOp(rel, intNumber(n), rules["ref_value"])
+	}
+	if ok {
+		return 1, "", nil
+	}
+	return 0, fmt.Sprintf("%d pages, want %s %s", n, rel, pyRepr(rules["ref_value"])), nil
+}
+
+// pdfPageImages renders every page at 72 dpi (PyMuPDF's default pixmap)
+// and returns the PNG files' contents in page order.
+func pdfPageImages(ctx context.Context, v any) ([][]byte, error) {
+	p, err := pdfPath(v)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "deskrun-pdf-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if _, err := runPDFTool(ctx, "pdftoppm", "-r", "72", "-png", p, filepath.Join(dir, "page")); err != nil {
+		return nil, err
+	}
+	names, err := filepath.Glob(filepath.Join(dir, "page*.png"))
+	if err != nil {
+		return nil, err
+	}
+	num := func(s string) int {
+		s = strings.TrimSuffix(filepath.Base(s), ".png")
+		n, _ := strconv.Atoi(strings.TrimLeft(strings.TrimPrefix(s, "page-"), "0"))
+		return n
+	}
+	sort.Slice(names, func(i, j int) bool { return num(names[i]) < num(names[j]) })
+	var out [][]byte
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, data)
+	}
+	return out, nil
+}
+
+func comparePDFImages(env metricEnv, result, expected any, _ map[string]any) (float64, string, error) {
+	if !pyTruthy(result) || !pyTruthy(expected) {
+		return 0, "no result or expected file", nil
+	}
+	i1, err := pdfPageImages(env.ctx, result)
+	if err != nil {
+		return 0, "result: " + err.Error(), nil
+	}
+	i2, err := pdfPageImages(env.ctx, expected)
+	if err != nil {
+		return 0, "expected: " + err.Error(), nil
+	}
+	if len(i1) != len(i2) {
+		return 0, fmt.Sprintf("%d pages, want %d", len(i1), len(i2)), nil
+	}
+	for k := range i1 {
+		if bytes.Equal(i1[k], i2[k]) {
+			continue
+		}
+		a, err := decodePixels(i1[k])
+		if err != nil {
+			return 0, "result: " + err.Error(), nil
+		}
+		b, err := decodePixels(i2[k])
+		if err != nil {
+			return 0, "expected: " + err.Error(), nil
+		}
+		if !samePixels(a, b) {
+			return 0, fmt.Sprintf("page %d looks different", k+1), nil
+		}
+	}
+	return 1, "", nil
+}
