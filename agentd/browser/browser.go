@@ -327,6 +327,13 @@ func (b *Browser) current() (context.Context, error) {
 	if err := b.start(); err != nil {
 		return nil, err
 	}
+	return b.pick(2)
+}
+
+// pick returns the tools' tab, or attaches to another page when it is
+// gone; retry bounds how often a tab that vanished while being attached is
+// passed over.
+func (b *Browser) pick(retry int) (context.Context, error) {
 	infos, err := chromedp.Targets(b.bctx)
 	if err != nil {
 		return nil, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("list tabs: %v", err))
@@ -361,6 +368,11 @@ func (b *Browser) current() (context.Context, error) {
 	ctx, cancel := chromedp.NewContext(b.bctx, chromedp.WithTargetID(last.TargetID), chromedp.WithDetachOnCancel())
 	if err := b.useTab(last.TargetID, ctx, cancel); err != nil {
 		cancel()
+		// A tab closing as it was picked (by a person, a page, a shortcut)
+		// detaches at once; pick again among the tabs left.
+		if retry > 0 && strings.Contains(err.Error(), "detached") {
+			return b.pick(retry - 1)
+		}
 		return nil, err
 	}
 	return ctx, nil

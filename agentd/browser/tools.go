@@ -12,6 +12,7 @@ import (
 	_ "image/png"  // formats of saved images
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -659,6 +660,7 @@ func (b *Browser) CloseTabs(ctx context.Context, ids []string) (int, error) {
 		return 0, err
 	}
 	n := 0
+	var closed []target.ID
 	for _, id := range ids {
 		_, err := cdp.Call(ctx, chromedp.FromContext(b.bctx).Browser, target.CloseTarget, target.CloseTargetParams{TargetID: target.ID(id)})
 		if err != nil {
@@ -667,7 +669,17 @@ func (b *Browser) CloseTabs(ctx context.Context, ids []string) (int, error) {
 		if target.ID(id) == b.tabID {
 			b.forgetTab()
 		}
+		closed = append(closed, target.ID(id))
 		n++
+	}
+	// Chrome answers closeTarget before the tab is gone; until it is, the
+	// tab still lists and a tool following to "another" tab could pick it.
+	for deadline := time.Now().Add(2 * time.Second); len(closed) > 0 && time.Now().Before(deadline); {
+		infos, err := chromedp.Targets(b.bctx)
+		if err != nil || !slices.ContainsFunc(infos, func(ti *target.Info) bool { return slices.Contains(closed, ti.TargetID) }) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	return n, nil
 }
