@@ -114,7 +114,7 @@ func (s *Server) input(c echo.Context) error {
 	if err := req.Validate(api.Screen{Width: w, Height: h}, keysym.Known); err != nil {
 		return err
 	}
-	res, err := Run(c.Request().Context(), conn, req.Actions)
+	res, err := run(c.Request().Context(), conn, s.desk.display, req.Actions)
 	if errdefs.IsUnavailable(err) {
 		s.desk.lost(conn)
 	}
@@ -129,6 +129,12 @@ func (s *Server) input(c echo.Context) error {
 // Run executes validated core actions in order on conn and stops at the
 // first failure, which it returns beside the per-action results.
 func Run(ctx context.Context, conn *x11.Conn, actions []api.Action) (api.InputResult, error) {
+	return run(ctx, conn, "", actions)
+}
+
+// run is Run for the desktop on display, whose terminals a wait_idle
+// with commands watches.
+func run(ctx context.Context, conn *x11.Conn, display string, actions []api.Action) (api.InputResult, error) {
 	res := api.InputResult{Results: make([]api.ActionResult, 0, len(actions))}
 	for i, a := range actions {
 		start := time.Now()
@@ -139,7 +145,7 @@ func Run(ctx context.Context, conn *x11.Conn, actions []api.Action) (api.InputRe
 		var settled *bool
 		var err error
 		if a.Type == api.ActionWaitIdle {
-			settled, err = waitIdle(conn, a.MS, a.TimeoutMS)
+			settled, err = waitIdle(ctx, conn, display, a)
 		} else {
 			err = runOne(ctx, conn, a)
 		}
@@ -317,13 +323,26 @@ func runOne(ctx context.Context, conn *x11.Conn, a api.Action) error {
 	return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("type: unknown action type %q", a.Type))
 }
 
-// waitIdle waits until the screen has been quiet for ms or timeoutMS
+// waitIdle waits until the screen has been quiet for a.MS (and, with
+// a.Commands, no command runs in a terminal of display) or a.TimeoutMS
 // (zero: api.DefaultSettleTimeoutMS) has passed, and says which.
-func waitIdle(conn *x11.Conn, ms, timeoutMS int) (*bool, error) {
+func waitIdle(ctx context.Context, conn *x11.Conn, display string, a api.Action) (*bool, error) {
+	timeoutMS := a.TimeoutMS
 	if timeoutMS == 0 {
 		timeoutMS = api.DefaultSettleTimeoutMS
 	}
-	st, err := conn.WaitIdle(time.Duration(ms)*time.Millisecond, time.Duration(timeoutMS)*time.Millisecond)
+	quiet, timeout := time.Duration(a.MS)*time.Millisecond, time.Duration(timeoutMS)*time.Millisecond
+	if a.Commands {
+		ok, err := waitCommands(ctx, conn, display, quiet, time.Now().Add(max(timeout, quiet)))
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		return &ok, nil
+	}
+	st, err := conn.WaitIdle(quiet, timeout)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"image/draw"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -161,5 +162,72 @@ func BenchmarkActionToSettledScreenshot(b *testing.B) {
 			}
 			b.ReportMetric(0, "ns/op")
 		})
+	}
+}
+
+// TestWaitIdleForCommands types a command into a terminal's shell: a
+// wait_idle with commands returns after the command wrote its file (a
+// plain wait_idle returns while it still runs), and a command left
+// running in the background keeps the wait going until its timeout.
+func TestWaitIdleForCommands(t *testing.T) {
+	s, c := start(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	term := exec.Command("xterm", "-geometry", "60x10+0+0", "-e", "bash", "--norc", "--noprofile")
+	term.Env = append(os.Environ(), "DISPLAY="+s.Display(), "PS1=$ ")
+	term.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := term.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Process.Kill(); term.Wait() })
+	ready := dir + "/ready"
+	waitFor(t, "the shell", func() bool {
+		c.Input(ctx, []api.Action{{Type: api.ActionMove, X: api.Int(100), Y: api.Int(60)}, {Type: api.ActionType, Text: "touch " + ready + "\n"}})
+		time.Sleep(200 * time.Millisecond)
+		_, err := os.Stat(ready)
+		return err == nil
+	})
+
+	wait := func(commands bool, timeoutMS int) api.ActionResult {
+		t.Helper()
+		res, err := c.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: 100, TimeoutMS: timeoutMS, Commands: commands}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Results[0]
+	}
+	typeLine := func(line string) {
+		t.Helper()
+		if _, err := c.Input(ctx, []api.Action{{Type: api.ActionType, Text: line + "\n"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	plain, done := dir+"/plain", dir+"/done"
+	typeLine("sleep 1.5; echo ok > " + plain)
+	if r := wait(false, 5000); r.Settled == nil || !*r.Settled {
+		t.Fatalf("plain wait_idle: %+v", r)
+	}
+	if _, err := os.Stat(plain); err == nil {
+		t.Fatal("a plain wait_idle waited for the command; the test shows nothing")
+	}
+	typeLine("sleep 1.5; echo ok > " + done)
+	r := wait(true, 10000)
+	if r.Settled == nil || !*r.Settled {
+		t.Fatalf("wait_idle with commands: %+v, want settled", r)
+	}
+	if b, err := os.ReadFile(done); err != nil || string(b) != "ok\n" {
+		t.Fatalf("after wait_idle with commands the command's file is %q, %v", b, err)
+	}
+	if r.Micros < 1_000_000 {
+		t.Errorf("wait_idle with commands took %d µs, want about 1.5 s", r.Micros)
+	}
+
+	typeLine("sleep 30 &")
+	if r := wait(true, 800); r.Settled == nil || *r.Settled || r.Micros < 800_000 {
+		t.Fatalf("with a background command: %+v, want settled=false after 800 ms", r)
+	}
+	if _, err := c.Input(ctx, []api.Action{{Type: api.ActionWait, MS: 10, Commands: true}}); err == nil || !strings.Contains(err.Error(), "commands") {
+		t.Errorf("commands on a wait action: %v, want an error naming commands", err)
 	}
 }

@@ -25,7 +25,7 @@ const (
 	ActionScroll     = "scroll"      // scroll{dx,dy,x?,y?}: notches; dy>0 down, dx>0 right
 	ActionDrag       = "drag"        // drag{path[[x,y]...],button}
 	ActionWait       = "wait"        // wait{ms}
-	ActionWaitIdle   = "wait_idle"   // wait_idle{ms,timeout_ms}: until the screen is quiet for ms, or timeout_ms
+	ActionWaitIdle   = "wait_idle"   // wait_idle{ms,timeout_ms,commands}: until the screen is quiet for ms (and terminal commands ended), or timeout_ms
 )
 
 // Mouse buttons accepted in Action.Button. Empty means left.
@@ -66,6 +66,10 @@ type Action struct {
 	// TimeoutMS bounds a wait_idle action; zero means
 	// DefaultSettleTimeoutMS.
 	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Commands makes a wait_idle action also wait until no command typed
+	// into a terminal of the desktop is still running (its shell has a
+	// child), and the screen was quiet for ms after the last one ended.
+	Commands bool `json:"commands,omitempty"`
 }
 
 // Int returns a pointer to v, for Action.X and Action.Y literals.
@@ -364,7 +368,7 @@ func (a Action) Validate(screen Screen, knownKey func(string) bool) error {
 			return invalid("ms: %d out of range 0..%d", a.MS, MaxWaitMS)
 		}
 	case ActionWaitIdle:
-		allowed = fields("ms", "timeout_ms")
+		allowed = fields("ms", "timeout_ms", "commands")
 		if a.MS <= 0 || a.MS > MaxSettleMS {
 			return invalid("ms: %d out of range 1..%d (the quiet period)", a.MS, MaxSettleMS)
 		}
@@ -411,9 +415,9 @@ func (a Action) onlyFields(allowed map[string]bool) error {
 		"x": a.X != nil, "y": a.Y != nil, "button": a.Button != "", "count": a.Count != 0,
 		"key": a.Key != "", "keys": a.Keys != nil, "repeat": a.Repeat != 0, "text": a.Text != "",
 		"dx": a.DX != 0, "dy": a.DY != 0, "path": a.Path != nil, "ms": a.MS != 0,
-		"timeout_ms": a.TimeoutMS != 0,
+		"timeout_ms": a.TimeoutMS != 0, "commands": a.Commands,
 	}
-	for _, name := range []string{"x", "y", "button", "count", "key", "keys", "repeat", "text", "dx", "dy", "path", "ms", "timeout_ms"} {
+	for _, name := range []string{"x", "y", "button", "count", "key", "keys", "repeat", "text", "dx", "dy", "path", "ms", "timeout_ms", "commands"} {
 		if set[name] && !allowed[name] {
 			return invalid("%s: not a field of %q actions", name, a.Type)
 		}

@@ -115,17 +115,25 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	// time before the agent's first look too, as OSWorld's runners pause
 	// after a reset.
 	if len(t.Config) > 0 {
-		if err := ep.settleLonger(tctx); err != nil {
+		settle := ep.settle
+		if startsWindows(t) {
+			settle = ep.settleLonger
+		}
+		if err := settle(tctx); err != nil {
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
 	if err := ep.run(tctx); err != nil {
 		return fail(ep.status, ep.what, err), teardown
 	}
-	// Before grading, the last step's effects get the longer settle too:
-	// a command typed last may still be running.
+	// Before grading, a command typed last may still be running: the
+	// settle waits for it (up to the longer deadline).
 	if ep.step > 0 {
-		if err := ep.settleLonger(tctx); err != nil {
+		d := ep.f.cfg.Settle
+		if d > 0 && ep.f.cfg.Quiet > 0 {
+			d = max(d, 3*time.Second)
+		}
+		if err := ep.settleFor(tctx, ep.f.cfg.Quiet, d); err != nil {
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
@@ -269,22 +277,36 @@ func (ep *episode) run(ctx context.Context) error {
 }
 
 // settle gives the desktop time to react to the last input: until
-// nothing on the screen changed for cfg.Quiet, at most cfg.Settle, or
-// the fixed cfg.Settle when Quiet is negative.
+// nothing on the screen changed for cfg.Quiet and no command typed into
+// a terminal still runs, at most cfg.Settle, or the fixed cfg.Settle when
+// Quiet is negative.
 func (ep *episode) settle(ctx context.Context) error {
 	return ep.settleFor(ctx, ep.f.cfg.Quiet, ep.f.cfg.Settle)
 }
 
-// settleLonger is the settle after setup and before grading, where what
-// started (an application launched by setup, a command typed last) may
-// not draw at once: a quiet time of at least half a second, within at
-// least three seconds. With fixed pauses it is the same pause.
+// settleLonger is the settle after a setup that started programs, whose
+// windows may not draw at once (a quiet screen while an application
+// loads is not a settled one): a quiet time of at least half a second,
+// within at least three seconds. With fixed pauses it is the same pause.
 func (ep *episode) settleLonger(ctx context.Context) error {
 	q, d := ep.f.cfg.Quiet, ep.f.cfg.Settle
 	if q > 0 && d > 0 {
 		q, d = max(q, 500*time.Millisecond), max(d, 3*time.Second)
 	}
 	return ep.settleFor(ctx, q, d)
+}
+
+// startsWindows reports whether t's setup starts programs that may open
+// windows (launch, open, a browser's tabs) rather than only preparing
+// files and running commands to their end.
+func startsWindows(t *task.Task) bool {
+	for _, st := range t.Config {
+		switch st.Type {
+		case "launch", "open", "chrome_open_tabs", "activate_window":
+			return true
+		}
+	}
+	return false
 }
 
 func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration) error {
@@ -294,7 +316,7 @@ func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration)
 	began := time.Now()
 	defer func() { ep.o.SettleMS += since(began) }()
 	if q := quiet; q > 0 {
-		_, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds())}})
+		_, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds()), Commands: true}})
 		if err == nil || ctx.Err() != nil {
 			return ctx.Err()
 		}
