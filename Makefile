@@ -44,7 +44,7 @@ check:
 	if [ "$$before" != "$$after" ]; then echo "generated code is stale: run go generate ./... and commit"; exit 1; fi
 
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # bench prints the side-by-side table (screenshots, pointer moves, typing
 # fidelity against scrot, ImageMagick and xdotool), the shipped task suite
