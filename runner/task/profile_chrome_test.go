@@ -171,10 +171,10 @@ func TestChromePreferenceGetters(t *testing.T) {
 				"ccc": {"path": "/usr/share/x", "manifest": {"name": "Component"}},
 				"ddd": {"location": 5}
 			}}}`,
-		".config/google-chrome/Local State":                             `{"browser": {"enabled_labs_experiments": ["chrome-refresh-2023@2"]}, "intl": {"app_locale": "de"}}`,
+		".config/google-chrome/Local State":                                `{"browser": {"enabled_labs_experiments": ["chrome-refresh-2023@2"]}, "intl": {"app_locale": "de"}}`,
 		".config/google-chrome/Default/Extensions/aaa/1.0_0/manifest.json": `{"name": "Momentum", "version": "1.0"}`,
 		".config/google-chrome/Default/Extensions/aaa/0.9_0/manifest.json": `not json`,
-		"Desktop/helloExtension/manifest.json":                          `{"name": "Hello", "manifest_version": 3}`,
+		"Desktop/helloExtension/manifest.json":                             `{"name": "Hello", "manifest_version": 3}`,
 	})
 	_, get = profileRun(t, home)
 	for js, want := range map[string]string{
