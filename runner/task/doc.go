@@ -101,7 +101,11 @@
 // cache_file, vlc_playing_info (VLC's HTTP interface at localhost:8080
 // with OSWorld's password, through curl or Python in the sandbox),
 // vlc_config, gimp_config_file, default_video_player (xdg-mime),
-// vm_wallpaper, shortcuts_on_desktop, vscode_config. Files land in the
+// vm_wallpaper, shortcuts_on_desktop, vscode_config, rule_relativeTime
+// (the rules with OSWorld's placeholders such as {DoW} {DayD} {Month}
+// filled for "tomorrow", "next Monday", "10th next month" and the other
+// relative times OSWorld computes, from the runner's local date),
+// time_diff_range. Files land in the
 // task's cache folder on the host ([Options.CacheDir]). Metrics:
 // exact_match, check_include_exclude, match_in_list, is_in_list,
 // literal_match, fuzzy_match, diff_text_file, compare_text_file,
