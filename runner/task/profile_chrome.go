@@ -278,12 +278,13 @@ func manifestName(data []byte) (any, bool) {
 }
 
 // extensionsScript prints, as a JSON list, every manifest.json found two
-// levels under the folder given (Extensions/<id>/<version>/), skipping
-// those that do not parse.
+// levels under the first of its arguments that is a folder
+// (Extensions/<id>/<version>/), skipping those that do not parse.
 const extensionsScript = `import json, os, sys
-d = sys.argv[1]
 out = []
-if os.path.isdir(d):
+for d in sys.argv[1:]:
+    if not os.path.isdir(d):
+        continue
     for i in sorted(os.listdir(d)):
         p = os.path.join(d, i)
         if not os.path.isdir(p):
@@ -296,6 +297,7 @@ if os.path.isdir(d):
                         out.append(json.load(fh))
                 except ValueError:
                     pass
+    break
 json.dump(out, sys.stdout)`
 
 // extensionsFromShop answers the manifests of the extensions installed
@@ -305,23 +307,23 @@ func (r *run) extensionsFromShop(ctx context.Context, _ map[string]any) (any, er
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	argv := []string{"python3", "-c", extensionsScript}
 	for _, dir := range chromeDirs {
-		res, err := r.exec(ctx, []string{"python3", "-c", extensionsScript, path.Join(home, dir, "Default/Extensions")}, false, 0, "")
-		if err != nil {
-			return nil, fmt.Errorf("list extensions: %w", err)
-		}
-		if res.ExitCode != 0 {
-			r.log.WarnContext(ctx, "extensions_installed_from_shop failed", "stderr", truncate(res.Stderr, 300))
-			continue
-		}
-		var list []any
-		if err := decodeNumbers([]byte(res.Stdout), &list); err != nil {
-			return nil, fmt.Errorf("list extensions: %w", err)
-		}
-		out = append(out, list...)
+		argv = append(argv, path.Join(home, dir, "Default/Extensions"))
 	}
-	return out, nil
+	res, err := r.exec(ctx, argv, false, 0, "")
+	if err != nil {
+		return nil, fmt.Errorf("list extensions: %w", err)
+	}
+	if res.ExitCode != 0 {
+		r.log.WarnContext(ctx, "extensions_installed_from_shop failed", "stderr", truncate(res.Stderr, 300))
+		return []any{}, nil
+	}
+	var list []any
+	if err := decodeNumbers([]byte(res.Stdout), &list); err != nil {
+		return nil, fmt.Errorf("list extensions: %w", err)
+	}
+	return list, nil
 }
 
 func checkDestOptional(f fields) error {

@@ -197,6 +197,28 @@ func TestChromePreferenceGetters(t *testing.T) {
 	}
 }
 
+// Chromium started without --user-data-dir keeps its profile in
+// ~/.config/chromium; the getters read it when there is no
+// google-chrome folder.
+func TestChromePreferenceGettersChromiumFolder(t *testing.T) {
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{
+		".config/chromium/Default/Preferences":                    `{"profile": {"name": "Ada"}}`,
+		".config/chromium/Default/Extensions/x/2_0/manifest.json": `{"name": "Speechify"}`,
+		".config/chromium/Local State":                            `{"intl": {"app_locale": "fr"}}`,
+	})
+	_, get := profileRun(t, home)
+	for js, want := range map[string]string{
+		`{"type": "profile_name"}`:                   `Ada`,
+		`{"type": "chrome_language"}`:                `fr`,
+		`{"type": "extensions_installed_from_shop"}`: `[{'name': 'Speechify'}]`,
+	} {
+		if got := shown(get(js)); got != want {
+			t.Errorf("%s = %s, want %s", js, got, want)
+		}
+	}
+}
+
 func shown(v any) string {
 	if s, ok := v.(string); ok {
 		return s
