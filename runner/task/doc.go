@@ -184,8 +184,13 @@
 //     is_expected_installed_extensions, is_cookie_deleted,
 //     check_history_deleted, check_enabled_experiments, check_font_size,
 //     is_added_to_steam_cart and is_shortcut_on_desktop. History and
-//     Cookies are SQLite, copied and read with python3's sqlite3 inside
-//     the sandbox (profile_chrome.go says why).
+//     Cookies are SQLite databases: they are copied (Chrome keeps them
+//     locked) and read, and update_browse_history writes, with python3's
+//     sqlite3 inside the sandbox, as run_sqlite3 does. Every image has
+//     python3, SQLite's own code then reads whatever page size and journal
+//     Chrome wrote, and the runner gains no SQLite: a pure-Go one
+//     (modernc.org/sqlite) is a large module for three getters, and
+//     mattn/go-sqlite3 needs cgo, which the static builds avoid.
 //   - Others: check_python_file_by_test_suite (metric_python.go; the
 //     task's test suite runs in a python3 child process with a 120 s
 //     deadline, on the host as in OSWorld), compare_image_text
