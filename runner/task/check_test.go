@@ -34,7 +34,7 @@ func TestLoadOSWorldFields(t *testing.T) {
 
 func TestLoadSkips(t *testing.T) {
 	tests := []struct{ id, field, reason string }{
-		{"tabs", "config[0] (update_browse_history)", "needs the browser"},
+		{"tabs", "evaluator.result (number_of_search_results)", "needs the internet"},
 		{"drive", "config[0] (googledrive)", "Google Drive credentials"},
 		{"draft", "evaluator.func", "cannot be graded"},
 	}
@@ -66,7 +66,7 @@ func TestCheck(t *testing.T) {
 	want := map[string]CheckEntry{
 		"wallpaper": {Status: CheckLoaded},
 		"vlc-info":  {Status: CheckLoaded},
-		"tabs":      {Status: CheckSkipped, Field: "config[0] (update_browse_history)"},
+		"tabs":      {Status: CheckSkipped, Field: "evaluator.result (number_of_search_results)"},
 		"drive":     {Status: CheckSkipped, Field: "config[0] (googledrive)"},
 		"draft":     {Status: CheckSkipped, Field: "evaluator.func"},
 		"metric":    {Status: CheckRefused, Field: "evaluator.func", Reason: `unknown metric "compare_slides_magically" (not implemented)`},

@@ -49,11 +49,15 @@ func TestChromeTasks(t *testing.T) {
 		t.Fatal("no Chromium installed (scripts/install-deps.sh installs it)")
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<title>Home</title><h1>Shop</h1>") })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Home</title><h1>Shop</h1><a id="prices" href="/prices">Prices</a>`)
+	})
 	mux.HandleFunc("/form", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Order</title><form action="/thanks"><input name="name"><button>Send</button></form>`)
 	})
-	mux.HandleFunc("/prices", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<title>Prices</title>") })
+	mux.HandleFunc("/prices", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Prices</title><p class="price"> 9.99 </p>`)
+	})
 	mux.HandleFunc("/thanks", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<title>Thanks</title><p>Thank you, <span class="who"> %s </span></p>`, html.EscapeString(r.URL.Query().Get("name")))
 	})
@@ -61,7 +65,7 @@ func TestChromeTasks(t *testing.T) {
 	defer site.Close()
 
 	files, err := filepath.Glob("testdata/chrome/*.json")
-	if err != nil || len(files) < 2 {
+	if err != nil || len(files) < 4 {
 		t.Fatalf("chrome tasks: %v %v", files, err)
 	}
 	for _, f := range files {

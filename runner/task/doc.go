@@ -83,10 +83,12 @@
 // (gsettings), execute_with_verification (a command, then a window or a
 // command that must appear within max_wait_time). Steps and getters that
 // cannot run here are known too and make the task load with [Task.Skip]
-// set: googledrive, login and proxy (credentials and services a sandbox
-// run cannot hold); the browser's steps and getters and the
-// accessibility tree until those parts land (registered in
-// browser_pending.go); OSWorld's own unimplemented act, replay and
+// set: googledrive, googledrive_file, login and proxy (credentials and
+// services a sandbox run cannot hold); the browser getters that need the
+// live internet or a chrome:// page (gotoRecreationPage_and_get_html_content,
+// number_of_search_results, chrome_saved_address; browser_pending.go);
+// the accessibility tree until that part lands; OSWorld's own
+// unimplemented act, replay and
 // tidy_desktop. A launch of VS Code on an image without `code` skips the
 // task at setup. [Check] reports all of it per task without a sandbox.
 //
@@ -99,7 +101,11 @@
 // cache_file, vlc_playing_info (VLC's HTTP interface at localhost:8080
 // with OSWorld's password, through curl or Python in the sandbox),
 // vlc_config, gimp_config_file, default_video_player (xdg-mime),
-// vm_wallpaper, shortcuts_on_desktop, vscode_config. Files land in the
+// vm_wallpaper, shortcuts_on_desktop, vscode_config, rule_relativeTime
+// (the rules with OSWorld's placeholders such as {DoW} {DayD} {Month}
+// filled for "tomorrow", "next Monday", "10th next month" and the other
+// relative times OSWorld computes, from the runner's local date),
+// time_diff_range. Files land in the
 // task's cache folder on the host ([Options.CacheDir]). Metrics:
 // exact_match, check_include_exclude, match_in_list, is_in_list,
 // literal_match, fuzzy_match, diff_text_file, compare_text_file,
@@ -159,6 +165,32 @@
 //   - GIMP (metric_gimp.go): check_structure_sim_resized,
 //     check_saturation_increase_and_structure_sim, check_triangle_position
 //     and check_sharper.
+//   - Chrome (setup_chrome.go, getters_chrome.go, profile_chrome.go,
+//     website_chrome.go, bookmarks_chrome.go, metric_chrome.go): the steps
+//     chrome_open_tabs, chrome_close_tabs and update_browse_history; the
+//     getters on the desktop's browser through agentd (open_tabs_info,
+//     active_url_from_accessTree, active_tab_info, page_info,
+//     active_tab_html_parse, active_tab_url_parse, url_dashPart,
+//     info_from_website with its backups, pdf_from_url printed by the
+//     browser headless) and on its profile (bookmarks, history,
+//     cookie_data, default_search_engine, enabled_experiments,
+//     profile_name, chrome_language, chrome_font_size,
+//     enable_do_not_track, enable_enhanced_safety_browsing,
+//     new_startup_page, data_delete_automacally,
+//     find_unpacked_extension_path, find_installed_extension_name,
+//     extensions_installed_from_shop); the metrics is_expected_active_tab,
+//     is_expected_tabs, is_expected_url_pattern_match,
+//     is_expected_bookmarks, is_expected_search_query,
+//     is_expected_installed_extensions, is_cookie_deleted,
+//     check_history_deleted, check_enabled_experiments, check_font_size,
+//     is_added_to_steam_cart and is_shortcut_on_desktop. History and
+//     Cookies are SQLite databases: they are copied (Chrome keeps them
+//     locked) and read, and update_browse_history writes, with python3's
+//     sqlite3 inside the sandbox, as run_sqlite3 does. Every image has
+//     python3, SQLite's own code then reads whatever page size and journal
+//     Chrome wrote, and the runner gains no SQLite: a pure-Go one
+//     (modernc.org/sqlite) is a large module for three getters, and
+//     mattn/go-sqlite3 needs cgo, which the static builds avoid.
 //   - Others: check_python_file_by_test_suite (metric_python.go; the
 //     task's test suite runs in a python3 child process with a 120 s
 //     deadline, on the host as in OSWorld), compare_image_text

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,6 +25,8 @@ func init() {
 		"page_info":                  {checkPageInfo, (*run).pageInfo},
 		"active_tab_html_parse":      {checkHTMLParse, (*run).activeTabHTMLParse},
 		"active_tab_url_parse":       {checkURLParse, (*run).activeTabURLParse},
+		"url_dashPart":               {checkDashPart, (*run).urlDashPart},
+		"pdf_from_url":               {checkPDFFromURL, (*run).pdfFromURL},
 	})
 }
 
@@ -255,6 +258,114 @@ func (r *run) activeTabURLParse(ctx context.Context, p map[string]any) (any, err
 		}
 	}
 	return out, nil
+}
+
+func checkDashPart(f fields) error {
+	if err := f.num("partIndex", true); err != nil {
+		return err
+	}
+	if n, _ := number(f.m["partIndex"]); n != float64(int(n)) {
+		return fmt.Errorf("%s: want an integer, got %s", f.name("partIndex"), pyRepr(f.m["partIndex"]))
+	}
+	rt, err := f.str("returnType", true)
+	if err != nil {
+		return err
+	}
+	switch rt {
+	case "string":
+	case "json":
+		if _, err := f.str("key", true); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%s: %q is not one of string, json", f.name("returnType"), rt)
+	}
+	return nil
+}
+
+// urlDashPart answers one slash-separated part of the active address
+// (partIndex counts from 0, or from the end when negative, as Python
+// indexes), without its query when needDeleteId; as a string, or as
+// {key: part} for returnType json. An index out of range gives nil.
+func (r *run) urlDashPart(ctx context.Context, p map[string]any) (any, error) {
+	u, err := r.activeURL(ctx, p)
+	if err != nil || u == "" {
+		return nil, err
+	}
+	parts := strings.Split(u, "/")
+	n, _ := number(p["partIndex"])
+	i := int(n)
+	if i < 0 {
+		i += len(parts)
+	}
+	if i < 0 || i >= len(parts) {
+		r.log.WarnContext(ctx, "url_dashPart: no such part", "url", u, "partIndex", n)
+		return nil, nil
+	}
+	part := parts[i]
+	if pyTruthy(p["needDeleteId"]) {
+		part, _, _ = strings.Cut(part, "?")
+	}
+	if p["returnType"] == "json" {
+		key, _ := p["key"].(string)
+		return map[string]any{key: part}, nil
+	}
+	return part, nil
+}
+
+func checkPDFFromURL(f fields) error {
+	if _, err := f.str("path", true); err != nil {
+		return err
+	}
+	d, err := f.str("dest", true)
+	if err != nil {
+		return err
+	}
+	if err := checkCacheName(d); err != nil {
+		return fmt.Errorf("%s: %w", f.name("dest"), err)
+	}
+	return nil
+}
+
+// printPDFScript prints the page at $2 to the PDF file $1 with the
+// sandbox's browser, headless, on a profile of its own (so the desktop's
+// browser and its profile are left alone).
+const printPDFScript = `out="$1"; url="$2"
+prof=$(mktemp -d /tmp/deskrun-pdf-XXXXXX) || exit 1
+trap 'rm -rf "$prof"' EXIT
+for b in google-chrome chromium chromium-browser; do
+	if command -v "$b" >/dev/null 2>&1; then
+		timeout 90 "$b" --headless --no-sandbox --disable-gpu --no-first-run --no-default-browser-check --user-data-dir="$prof" --no-pdf-header-footer --print-to-pdf="$out" "$url" >/dev/null 2>&1
+		test -s "$out"
+		exit
+	fi
+done
+echo "no browser (google-chrome, chromium) to print with" >&2
+exit 127`
+
+// pdfFromURL prints the page at path to PDF, as OSWorld's getter prints
+// it with Playwright's page.pdf, and answers the cache path of dest.
+func (r *run) pdfFromURL(ctx context.Context, p map[string]any) (any, error) {
+	u, _ := p["path"].(string)
+	dest, _ := p["dest"].(string)
+	tmp := "/tmp/deskrun-print-" + uuid5URL(u + time.Now().String())[:8] + ".pdf"
+	res, err := r.exec(ctx, []string{"sh", "-c", printPDFScript, "sh", tmp, u}, false, 2*time.Minute, "")
+	if err != nil {
+		return nil, fmt.Errorf("print %s: %w", u, err)
+	}
+	defer func() { _, _ = r.exec(ctx, []string{"rm", "-f", "--", tmp}, false, 0, "") }()
+	if res.ExitCode != 0 {
+		r.log.WarnContext(ctx, "pdf_from_url: page not printed", "url", u, "exit", res.ExitCode, "stderr", truncate(strings.TrimSpace(res.Stderr), 300))
+		return nil, nil
+	}
+	data, err := r.sb.ReadFile(ctx, tmp)
+	if err != nil {
+		return nil, fmt.Errorf("read the printed %s: %w", u, err)
+	}
+	if err := r.writeCache(dest, data); err != nil {
+		return nil, err
+	}
+	return filepath.Join(r.cacheDir, filepath.FromSlash(dest)), nil
 }
 
 // decodeNumbers decodes JSON keeping numbers as json.Number, as task

@@ -30,8 +30,6 @@ func init() {
 		"content_from_vm_file":      pending,
 		"audio_in_slide":            pending,
 		"background_image_in_slide": pending,
-		"rule_relativeTime":         pending,
-		"time_diff_range":           pending,
 		"conference_city_in_order":  pending,
 		"replay":                    pending,
 	})
