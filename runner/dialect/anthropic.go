@@ -58,6 +58,13 @@ func (a anthropic) mode() string {
 func (a anthropic) Call(ctx context.Context, d Desktop, st *State, name string, args json.RawMessage) (Result, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if slices.Contains(anthWindowTools, name) {
+		m, err := checkArgs(a, name, args)
+		if err != nil {
+			return errorResult(errMessage(err)), nil
+		}
+		return a.windowTool(ctx, d, st, name, m)
+	}
 	switch name {
 	case infoToolName:
 		return toolInfo(a, args), nil

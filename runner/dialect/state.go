@@ -31,6 +31,10 @@ type State struct {
 	// elements are the accessibility elements of the last som or ax
 	// capture; hermes' element indexes refer to them.
 	elements []api.Element
+	// bound is the window of Anthropic's bind_window; nil if none.
+	bound *boundWindow
+	// indicator is the label of status_indicator; nil if none shows.
+	indicator *indicator
 }
 
 // console is a shell session kept by the dialect itself: its directory
