@@ -39,6 +39,11 @@ const (
 	windowPoll   = 25 * time.Millisecond
 )
 
+// windowSettle is how long an activated window must stay in place before
+// input is sent to it. The golden tests, whose fake window manager acts
+// at once, set it to zero so that their traces do not depend on timing.
+var windowSettle = 150 * time.Millisecond
+
 // boundWindow is the window bind_window chose.
 type boundWindow struct {
 	id    uint32
@@ -406,7 +411,7 @@ func activate(ctx context.Context, wc WindowControl, w api.Window) (api.Window, 
 		}
 		return w, "", fmt.Errorf("activate window: %w", err)
 	}
-	got, ok, err := awaitWindow(ctx, wc, w.ID, func(x api.Window, gone bool) bool { return !gone && x.Active })
+	got, ok, err := awaitWindow(ctx, wc, w.ID, func(x api.Window, gone bool) bool { return !gone && x.Active && !x.Minimized })
 	if err != nil {
 		if refused(err) {
 			return w, fmt.Sprintf("activate %s: %s", describe(w), errMessage(err)), nil
@@ -416,15 +421,50 @@ func activate(ctx context.Context, wc WindowControl, w api.Window) (api.Window, 
 	if !ok {
 		return got, fmt.Sprintf("%s did not become active within %v (minimized or refused by the window manager?); nothing was sent", describe(w), windowWait), nil
 	}
+	// A window coming back from minimized may still be moving (window
+	// managers animate it): wait until it has stayed in one place and
+	// active for windowSettle.
+	deadline := time.Now().Add(windowWait)
+	since := time.Now()
+	for time.Now().Before(deadline) && time.Since(since) < windowSettle {
+		select {
+		case <-ctx.Done():
+			return w, "", ctx.Err()
+		case <-time.After(windowPoll):
+		}
+		x, err := wc.Window(ctx, w.ID)
+		if err != nil {
+			if refused(err) {
+				return w, fmt.Sprintf("activate %s: %s", describe(w), errMessage(err)), nil
+			}
+			return w, "", fmt.Errorf("activate window: %w", err)
+		}
+		if *x.Bounds != *got.Bounds || x.Active != got.Active || x.Minimized != got.Minimized {
+			since = time.Now()
+		}
+		got = x
+	}
+	if !got.Active || got.Minimized {
+		return got, fmt.Sprintf("%s did not stay active (refused by the window manager?); nothing was sent", describe(got)), nil
+	}
 	return got, "", nil
 }
 
-// clientPoint converts a point of w's client area to the screen.
-func clientPoint(w api.Window, screen api.Screen, field string, x, y float64) (api.Point, error) {
+// clientPoint checks a point of w's client area; at converts it to the
+// screen once w is where it will be (activating a minimized window can
+// move it).
+func clientPoint(w api.Window, field string, x, y float64) error {
 	b := w.Bounds
 	if x < 0 || y < 0 || x >= float64(b.W) || y >= float64(b.H) {
-		return api.Point{}, toolErrorf("%s (%s, %s) is outside the bound window's client area (%dx%d)", field, fmtCoord(x), fmtCoord(y), b.W, b.H)
+		return toolErrorf("%s (%s, %s) is outside the bound window's client area (%dx%d)", field, fmtCoord(x), fmtCoord(y), b.W, b.H)
 	}
+	return nil
+}
+
+// at converts a checked point of w's client area to the screen; points
+// off the screen are refused.
+func at(w api.Window, screen api.Screen, field string, x, y float64) (api.Point, error) {
+	b := w.Bounds
 	p := api.Point{X: b.X + int(x), Y: b.Y + int(y)}
 	if p.X < 0 || p.Y < 0 || (screen.Width > 0 && p.X >= screen.Width) || (screen.Height > 0 && p.Y >= screen.Height) {
 		return api.Point{}, toolErrorf("%s (%s, %s) of the bound window is off the screen (the window is at %d, %d); move it with window_management",
@@ -433,14 +473,19 @@ func clientPoint(w api.Window, screen api.Screen, field string, x, y float64) (a
 	return p, nil
 }
 
-// sendTo activates w, then runs steps; text ends the answer.
-func sendTo(ctx context.Context, d Desktop, wc WindowControl, st *State, w api.Window, steps []Step, text string) (Result, error) {
+// sendTo activates w, then runs the steps build makes for the window as
+// it is once active; text ends the answer.
+func sendTo(ctx context.Context, d Desktop, wc WindowControl, st *State, w api.Window, build func(got api.Window) ([]Step, string, error)) (Result, error) {
 	got, msg, err := activate(ctx, wc, w)
 	if err != nil {
 		return Result{}, err
 	}
 	if msg != "" {
 		return errorResult(msg), nil
+	}
+	steps, text, err := build(got)
+	if err != nil {
+		return errorResult(errMessage(err)), nil
 	}
 	res, err := st.execute(ctx, d, Plan{Steps: append(steps, textStep(text))})
 	if err == nil && !res.IsError {
@@ -461,13 +506,18 @@ func activateWindow(ctx context.Context, d Desktop, wc WindowControl, st *State,
 	if v, ok := number(m["click_y"]); ok {
 		cy = v
 	}
-	p, err := clientPoint(w, e.screen, "click_x, click_y", cx, cy)
-	if err != nil {
+	const field = "click_x, click_y"
+	if err := clientPoint(w, field, cx, cy); err != nil {
 		return errorResult("activate_window: " + errMessage(err)), nil
 	}
-	click := api.Action{Type: api.ActionClick, Button: api.ButtonLeft, Count: 1, X: &p.X, Y: &p.Y}
-	return sendTo(ctx, d, wc, st, w, []Step{inputStep(click)},
-		fmt.Sprintf("Activated %s and clicked at (%s, %s) of its client area.", describe(w), fmtCoord(cx), fmtCoord(cy)))
+	return sendTo(ctx, d, wc, st, w, func(got api.Window) ([]Step, string, error) {
+		p, err := at(got, e.screen, field, cx, cy)
+		if err != nil {
+			return nil, "", toolErrorf("activate_window: %s", errMessage(err))
+		}
+		click := api.Action{Type: api.ActionClick, Button: api.ButtonLeft, Count: 1, X: &p.X, Y: &p.Y}
+		return []Step{inputStep(click)}, fmt.Sprintf("Activated %s and clicked at (%s, %s) of its client area.", describe(got), fmtCoord(cx), fmtCoord(cy)), nil
+	})
 }
 
 func virtualKeyboard(ctx context.Context, d Desktop, wc WindowControl, st *State, w api.Window, m map[string]any) (Result, error) {
@@ -541,7 +591,9 @@ func virtualKeyboard(ctx context.Context, d Desktop, wc WindowControl, st *State
 	if repeat > 1 {
 		times = fmt.Sprintf(" %d times", repeat)
 	}
-	return sendTo(ctx, d, wc, st, w, steps, fmt.Sprintf("Activated %s and sent %s%s.", describe(w), action, times))
+	return sendTo(ctx, d, wc, st, w, func(got api.Window) ([]Step, string, error) {
+		return steps, fmt.Sprintf("Activated %s and sent %s%s.", describe(got), action, times), nil
+	})
 }
 
 func virtualMouse(ctx context.Context, d Desktop, wc WindowControl, st *State, w api.Window, m map[string]any) (Result, error) {
@@ -551,44 +603,58 @@ func virtualMouse(ctx context.Context, d Desktop, wc WindowControl, st *State, w
 	}
 	action, _ := m["action"].(string)
 	c := floats(m["coordinate"])
-	p, err := clientPoint(w, e.screen, "coordinate", c[0], c[1])
-	if err != nil {
+	if err := clientPoint(w, "coordinate", c[0], c[1]); err != nil {
 		return errorResult("virtual_mouse: " + errMessage(err)), nil
 	}
-	var steps []Step
-	click := func(button string, count int) []Step {
-		return []Step{inputStep(api.Action{Type: api.ActionClick, Button: button, Count: count, X: &p.X, Y: &p.Y})}
+	s := floats(m["start_coordinate"])
+	if s != nil {
+		if err := clientPoint(w, "start_coordinate", s[0], s[1]); err != nil {
+			return errorResult("virtual_mouse: " + errMessage(err)), nil
+		}
 	}
 	switch action {
-	case "click":
-		steps = click(api.ButtonLeft, 1)
-	case "double_click":
-		steps = click(api.ButtonLeft, 2)
-	case "right_click":
-		steps = click(api.ButtonRight, 1)
-	case "move":
-		steps = []Step{inputStep(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y})}
-	case "down", "up":
-		typ := api.ActionButtonDown
-		if action == "up" {
-			typ = api.ActionButtonUp
-		}
-		steps = []Step{inputStep(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}, api.Action{Type: typ, Button: api.ButtonLeft})}
-	case "drag":
-		if s := floats(m["start_coordinate"]); s != nil {
-			from, err := clientPoint(w, e.screen, "start_coordinate", s[0], s[1])
-			if err != nil {
-				return errorResult("virtual_mouse: " + errMessage(err)), nil
-			}
-			steps = []Step{inputStep(api.Action{Type: api.ActionDrag, Button: api.ButtonLeft, Path: [][2]int{{from.X, from.Y}, {p.X, p.Y}}})}
-		} else {
-			steps = []Step{{Op: opDragFromCursor, To: &p, Button: api.ButtonLeft}}
-		}
+	case "click", "double_click", "right_click", "move", "down", "up", "drag":
 	default:
 		return errorResult(fmt.Sprintf("virtual_mouse: unknown action %q", action)), nil
 	}
-	return sendTo(ctx, d, wc, st, w, steps, fmt.Sprintf("Activated %s and did %s at (%s, %s) of its client area (screen %d, %d).",
-		describe(w), action, fmtCoord(c[0]), fmtCoord(c[1]), p.X, p.Y))
+	return sendTo(ctx, d, wc, st, w, func(got api.Window) ([]Step, string, error) {
+		p, err := at(got, e.screen, "coordinate", c[0], c[1])
+		if err != nil {
+			return nil, "", toolErrorf("virtual_mouse: %s", errMessage(err))
+		}
+		click := func(button string, count int) []Step {
+			return []Step{inputStep(api.Action{Type: api.ActionClick, Button: button, Count: count, X: &p.X, Y: &p.Y})}
+		}
+		var steps []Step
+		switch action {
+		case "click":
+			steps = click(api.ButtonLeft, 1)
+		case "double_click":
+			steps = click(api.ButtonLeft, 2)
+		case "right_click":
+			steps = click(api.ButtonRight, 1)
+		case "move":
+			steps = []Step{inputStep(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y})}
+		case "down", "up":
+			typ := api.ActionButtonDown
+			if action == "up" {
+				typ = api.ActionButtonUp
+			}
+			steps = []Step{inputStep(api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}, api.Action{Type: typ, Button: api.ButtonLeft})}
+		case "drag":
+			if s != nil {
+				from, err := at(got, e.screen, "start_coordinate", s[0], s[1])
+				if err != nil {
+					return nil, "", toolErrorf("virtual_mouse: %s", errMessage(err))
+				}
+				steps = []Step{inputStep(api.Action{Type: api.ActionDrag, Button: api.ButtonLeft, Path: [][2]int{{from.X, from.Y}, {p.X, p.Y}}})}
+			} else {
+				steps = []Step{{Op: opDragFromCursor, To: &p, Button: api.ButtonLeft}}
+			}
+		}
+		return steps, fmt.Sprintf("Activated %s and did %s at (%s, %s) of its client area (screen %d, %d).",
+			describe(got), action, fmtCoord(c[0]), fmtCoord(c[1]), p.X, p.Y), nil
+	})
 }
 
 func mouseWheel(ctx context.Context, d Desktop, wc WindowControl, st *State, w api.Window, m map[string]any) (Result, error) {
@@ -597,8 +663,7 @@ func mouseWheel(ctx context.Context, d Desktop, wc WindowControl, st *State, w a
 		return Result{}, err
 	}
 	c := floats(m["coordinate"])
-	p, err := clientPoint(w, e.screen, "coordinate", c[0], c[1])
-	if err != nil {
+	if err := clientPoint(w, "coordinate", c[0], c[1]); err != nil {
 		return errorResult("mouse_wheel: " + errMessage(err)), nil
 	}
 	df, _ := number(m["delta"])
@@ -607,23 +672,29 @@ func mouseWheel(ctx context.Context, d Desktop, wc WindowControl, st *State, w a
 		return errorResult(fmt.Sprintf("mouse_wheel: delta must be between -%d and %d, got %d", api.MaxScroll, api.MaxScroll, delta)), nil
 	}
 	dir, _ := m["direction"].(string)
-	s := api.Action{Type: api.ActionScroll, X: &p.X, Y: &p.Y}
-	what := ""
-	switch {
-	case dir == "horizontal" && delta > 0:
-		s.DX, what = delta, fmt.Sprintf("right %d", delta)
-	case dir == "horizontal":
-		s.DX, what = delta, fmt.Sprintf("left %d", -delta)
-	case delta > 0:
-		s.DY, what = -delta, fmt.Sprintf("up %d", delta)
-	default:
-		s.DY, what = -delta, fmt.Sprintf("down %d", -delta)
-	}
-	if delta == 0 {
-		s = api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}
-	}
-	return sendTo(ctx, d, wc, st, w, []Step{inputStep(s)}, fmt.Sprintf("Activated %s and scrolled %s clicks at (%s, %s) of its client area.",
-		describe(w), what, fmtCoord(c[0]), fmtCoord(c[1])))
+	return sendTo(ctx, d, wc, st, w, func(got api.Window) ([]Step, string, error) {
+		p, err := at(got, e.screen, "coordinate", c[0], c[1])
+		if err != nil {
+			return nil, "", toolErrorf("mouse_wheel: %s", errMessage(err))
+		}
+		s := api.Action{Type: api.ActionScroll, X: &p.X, Y: &p.Y}
+		what := ""
+		switch {
+		case dir == "horizontal" && delta > 0:
+			s.DX, what = delta, fmt.Sprintf("right %d", delta)
+		case dir == "horizontal":
+			s.DX, what = delta, fmt.Sprintf("left %d", -delta)
+		case delta > 0:
+			s.DY, what = -delta, fmt.Sprintf("up %d", delta)
+		default:
+			s.DY, what = -delta, fmt.Sprintf("down %d", -delta)
+		}
+		if delta == 0 {
+			s = api.Action{Type: api.ActionMove, X: &p.X, Y: &p.Y}
+		}
+		return []Step{inputStep(s)}, fmt.Sprintf("Activated %s and scrolled %s clicks at (%s, %s) of its client area.",
+			describe(got), what, fmtCoord(c[0]), fmtCoord(c[1])), nil
+	})
 }
 
 func promptRespond(ctx context.Context, d Desktop, wc WindowControl, st *State, w api.Window, m map[string]any) (Result, error) {
@@ -665,7 +736,9 @@ func promptRespond(ctx context.Context, d Desktop, wc WindowControl, st *State, 
 	default:
 		return errorResult(fmt.Sprintf("prompt_respond: unknown response_type %q", kind)), nil
 	}
-	return sendTo(ctx, d, wc, st, w, []Step{inputStep(actions...)}, fmt.Sprintf("Activated %s and answered %s.", describe(w), kind))
+	return sendTo(ctx, d, wc, st, w, func(got api.Window) ([]Step, string, error) {
+		return []Step{inputStep(actions...)}, fmt.Sprintf("Activated %s and answered %s.", describe(got), kind), nil
+	})
 }
 
 // statusIndicator answers status_indicator: an xmessage label made

@@ -58,6 +58,8 @@ func (c goldenCall) args() json.RawMessage {
 }
 
 func TestGolden(t *testing.T) {
+	defer func(d time.Duration) { windowSettle = d }(windowSettle)
+	windowSettle = 0
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			dl, _ := ByName(name)
