@@ -181,8 +181,13 @@ func (c *Conn) MoveResizeWindow(id uint32, r image.Rectangle) error {
 		uint32(int32(r.Min.X)), uint32(int32(r.Min.Y)), uint32(r.Dx()), uint32(r.Dy()))
 }
 
-// configure moves and resizes a window directly (no window manager).
+// configure moves and resizes a window directly (no window manager) so
+// that its inside is at r: X places a window by the outer corner of its
+// border.
 func (c *Conn) configure(w xproto.Window, r image.Rectangle) error {
+	if g, err := xproto.GetGeometry(c.x, xproto.Drawable(w)).Reply(); err == nil {
+		r = r.Sub(image.Pt(int(g.BorderWidth), int(g.BorderWidth)))
+	}
 	mask := uint16(xproto.ConfigWindowX | xproto.ConfigWindowY | xproto.ConfigWindowWidth | xproto.ConfigWindowHeight)
 	vals := []uint32{uint32(int32(r.Min.X)), uint32(int32(r.Min.Y)), uint32(r.Dx()), uint32(r.Dy())}
 	if err := xproto.ConfigureWindowChecked(c.x, w, mask, vals).Check(); err != nil {

@@ -10,10 +10,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/jezek/xgb/xproto"
 )
 
 // xwininfoRect reads a window's client area as xwininfo, a program of
-// its own, reports it: absolute upper-left corner and size.
+// its own, reports it: its absolute upper-left corner is the outer corner
+// of the border, so the border width is added.
 func xwininfoRect(t *testing.T, display string, id uint32) image.Rectangle {
 	t.Helper()
 	out := run(t, display, "xwininfo", "-id", fmt.Sprint(id))
@@ -25,7 +28,8 @@ func xwininfoRect(t *testing.T, display string, id uint32) image.Rectangle {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
-	x, y := num("Absolute upper-left X"), num("Absolute upper-left Y")
+	bw := num("Border width")
+	x, y := num("Absolute upper-left X")+bw, num("Absolute upper-left Y")+bw
 	return image.Rect(x, y, x+num("Width"), y+num("Height"))
 }
 
@@ -132,9 +136,17 @@ func TestWindowStatesWithoutWindowManager(t *testing.T) {
 	c := dial(t, d)
 	r := newRecorder(t, d, 10, 10, 100, 100, 0x00ff00)
 	id := uint32(r.win)
+	// A border: X places windows by its outer corner, the client area is
+	// inside it.
+	if err := xproto.ConfigureWindowChecked(r.x, r.win, xproto.ConfigWindowBorderWidth, []uint32{3}).Check(); err != nil {
+		t.Fatal(err)
+	}
 	want := image.Rect(50, 60, 250, 160)
 	if err := c.MoveResizeWindow(id, want); err != nil {
 		t.Fatal(err)
+	}
+	if g, err := c.WindowGeometry(id); err != nil || g != want {
+		t.Errorf("WindowGeometry: %v %v, want %v", g, err, want)
 	}
 	if g := xwininfoRect(t, d, id); g != want {
 		t.Errorf("xwininfo: %v, want %v", g, want)
