@@ -3,6 +3,7 @@ package x11
 import (
 	"fmt"
 	"image"
+	"time"
 
 	"github.com/jezek/xgb/xproto"
 )
@@ -152,7 +153,9 @@ func (c *Conn) RestoreWindow(id uint32) error {
 // _NET_MOVERESIZE_WINDOW with static gravity; a maximized window is
 // restored first, since window managers keep maximized windows in place.
 // Positions may be off the screen (negative, or past its size); sizes
-// must be at least 1 and at most 32767.
+// must be at least 1 and at most 32767. With a window manager it waits
+// (at most a second) to read the window back, and corrects a placement
+// a few pixels off once.
 func (c *Conn) MoveResizeWindow(id uint32, r image.Rectangle) error {
 	if r.Dx() < 1 || r.Dy() < 1 || r.Dx() > 32767 || r.Dy() > 32767 {
 		return fmt.Errorf("x11: window size %dx%d is outside 1..32767", r.Dx(), r.Dy())
@@ -173,12 +176,50 @@ func (c *Conn) MoveResizeWindow(id uint32, r image.Rectangle) error {
 			return err
 		}
 	}
+	before, _ := c.WindowGeometry(id)
+	if err := c.netMoveResize(w, r); err != nil {
+		return err
+	}
+	// The window manager moves the window in its own time, and may place
+	// it off by the border the client had before it was managed (openbox
+	// keeps that border for static gravity; an xterm lands 1 pixel off).
+	// Read the window back and correct such a small offset once; a large
+	// one is the window manager keeping the window on the screen.
+	got := c.awaitGeometry(id, before, r)
+	if got == r || got.Size() != r.Size() {
+		return nil
+	}
+	d := got.Min.Sub(r.Min)
+	if d.X < -64 || d.X > 64 || d.Y < -64 || d.Y > 64 {
+		return nil
+	}
+	return c.netMoveResize(w, r.Sub(d))
+}
+
+// netMoveResize sends _NET_MOVERESIZE_WINDOW with static gravity.
+func (c *Conn) netMoveResize(w xproto.Window, r image.Rectangle) error {
 	// data[0]: gravity (bits 0-7), x, y, width and height present (bits
 	// 8-11), source (bits 12-13).
-	const staticGravity = xproto.GravityStatic
-	flags := uint32(staticGravity) | 0xf<<8 | sourcePager<<12
+	flags := uint32(xproto.GravityStatic) | 0xf<<8 | sourcePager<<12
 	return c.clientMessage(w, c.atoms["_NET_MOVERESIZE_WINDOW"], flags,
 		uint32(int32(r.Min.X)), uint32(int32(r.Min.Y)), uint32(r.Dx()), uint32(r.Dy()))
+}
+
+// awaitGeometry reads window id's geometry until it is want, or has
+// changed from before and kept still for two readings, or a second has
+// passed; it returns the last reading.
+func (c *Conn) awaitGeometry(id uint32, before, want image.Rectangle) image.Rectangle {
+	deadline := time.Now().Add(time.Second)
+	var last image.Rectangle
+	for time.Now().Before(deadline) {
+		g, err := c.WindowGeometry(id)
+		if err != nil || g == want || g != before && g == last {
+			return g
+		}
+		last = g
+		time.Sleep(10 * time.Millisecond)
+	}
+	return last
 }
 
 // configure moves and resizes a window directly (no window manager) so
