@@ -171,6 +171,39 @@ func (st *State) boundWindow(ctx context.Context, wc WindowControl, tool string)
 	return w, "", nil
 }
 
+// boundCapture is the part of the screen a full screenshot shows: the
+// bound window's client area where it is on the screen, nil for the
+// whole screen (nothing bound, or the window minimized or off the
+// screen). A bound window that has gone ends the binding.
+func (st *State) boundCapture(ctx context.Context, d Desktop, screen api.Screen) (*api.Rect, error) {
+	wc, ok := d.(WindowControl)
+	if st.bound == nil || !ok {
+		return nil, nil
+	}
+	w, err := wc.Window(ctx, st.bound.id)
+	if errdefs.IsNotFound(err) {
+		st.bound = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the bound window: %w", err)
+	}
+	return visible(w, screen), nil
+}
+
+// visible is the part of w's client area on the screen, or nil if none.
+func visible(w api.Window, screen api.Screen) *api.Rect {
+	b := w.Bounds
+	if b == nil || w.Minimized {
+		return nil
+	}
+	r := api.Rect{X0: max(b.X, 0), Y0: max(b.Y, 0), X1: min(b.X+b.W, screen.Width), Y1: min(b.Y+b.H, screen.Height)}
+	if r.Empty() {
+		return nil
+	}
+	return &r
+}
+
 // awaitWindow reads window id until cond holds or windowWait passes; the
 // last reading is returned with whether cond held. A window that is gone
 // is returned with ok false and a nil error if cond accepts gone
@@ -300,7 +333,8 @@ func bindWindow(ctx context.Context, wm WindowManager, wc WindowControl, st *Sta
 	st.bound = &boundWindow{id: w.ID, title: w.Title}
 	return windowResult("Bound to "+describe(w)+". window_management, activate_window, virtual_keyboard, virtual_mouse, "+
 		"mouse_wheel, prompt_respond and status_indicator now act on it; input to it activates it first (X has one "+
-		"keyboard focus and one pointer). Screenshots still show the whole screen.", w), nil
+		"keyboard focus and one pointer). Screenshots now show this window alone, and the coordinates of the "+
+		"other tools refer to them; unbind to see the whole screen again.", w), nil
 }
 
 // windowManagement answers window_management on the bound window w.
@@ -933,8 +967,10 @@ func openTerminal(ctx context.Context, d Desktop, wm WindowManager, st *State, m
 		return Result{}, err
 	}
 	text := fmt.Sprintf("Opened %s running %q and bound its window %s %q.", started, command, hwnd(w.ID), w.Title)
-	out, err := st.execute(ctx, d, Plan{Steps: []Step{textStep(text),
-		{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(e.screen.Width, e.screen.Height), Remember: true, Settle: true}}}})
+	if e.capture, err = st.boundCapture(ctx, d, e.screen); err != nil {
+		return Result{}, err
+	}
+	out, err := st.execute(ctx, d, Plan{Steps: []Step{textStep(text), e.shotStep(true)}})
 	if err == nil && !out.IsError {
 		out.Structured = windowFacts(*w)
 	}

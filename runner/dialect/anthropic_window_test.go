@@ -41,7 +41,7 @@ type realDesk struct {
 }
 
 func startRealDesk(t *testing.T) *realDesk {
-	testdesk.NeedX(t, "openbox", "python3", "xwininfo", "xprop", "xterm", "xmessage")
+	testdesk.NeedX(t, "openbox", "python3", "xwininfo", "xprop", "xterm", "xmessage", "xdotool")
 	dk := testdesk.StartAgentd(t, "--wm", "openbox")
 	return &realDesk{t: t, c: agentdclient.NewClient(dk.URL, dk.Token, nil), home: dk.Home, st: &State{}}
 }
@@ -136,6 +136,15 @@ func TestWindowToolsOnARealDesktop(t *testing.T) {
 	want := api.Box{X: 200, Y: 150, W: 420, H: 310}
 	if got := r.xwininfo(id); got != want {
 		t.Errorf("xwininfo after move_resize: %+v, want %+v (tool said %q)", got, want, res.Text())
+	}
+	// Screenshots show the bound window; coordinates refer to them.
+	shot := r.ok("screenshot", `{}`)
+	if p := shot.Content[0]; p.Type != "image" || p.Width != want.W || p.Height != want.H {
+		t.Errorf("screenshot of the bound window: %s %dx%d, want %dx%d", p.Type, p.Width, p.Height, want.W, want.H)
+	}
+	r.ok("mouse_move", `{"coordinate":[10,20]}`)
+	if s := r.sh("xdotool getmouselocation --shell"); !strings.Contains(s, "X=210\n") || !strings.Contains(s, "Y=170\n") {
+		t.Errorf("mouse_move [10,20] on the window's screenshot: xdotool says %q, want 210,170", s)
 	}
 	if res := r.call("window_management", `{"action":"move_resize","width":0}`); !res.IsError || !strings.Contains(res.Text(), "width must be between 1 and 32767, got 0") {
 		t.Errorf("width 0: %q", res.Text())

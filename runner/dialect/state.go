@@ -24,6 +24,7 @@ type State struct {
 	mu     sync.Mutex
 	screen api.Screen // the real screen; zero until known
 	shot   api.Screen // the last full screenshot returned to the model; zero if none
+	view   *api.Rect  // the part of the screen that screenshot showed; nil: all
 	steps  int        // OSWorld steps executed
 	held   map[string]bool
 	undo   map[string][]string // editor: path -> earlier contents, oldest first
