@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -27,6 +28,9 @@ r = tk.Tk(); r.title(sys.argv[1]); r.geometry("300x200+10+10"); r.mainloop()`
 func startWithWM(t *testing.T) *client.Client {
 	t.Helper()
 	testdesk.NeedX(t, "openbox", "python3", "xwininfo", "xprop")
+	if err := exec.Command("python3", "-c", "import tkinter").Run(); err != nil {
+		t.Fatal("python3 has no tkinter (scripts/install-deps.sh installs python3-tk)")
+	}
 	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, WM: "openbox", Screen: api.Screen{Width: 1280, Height: 800}, Token: token})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -42,6 +43,9 @@ type realDesk struct {
 
 func startRealDesk(t *testing.T) *realDesk {
 	testdesk.NeedX(t, "openbox", "python3", "xwininfo", "xprop", "xterm", "xmessage", "xdotool")
+	if err := exec.Command("python3", "-c", "import tkinter").Run(); err != nil {
+		t.Fatal("python3 has no tkinter (scripts/install-deps.sh installs python3-tk)")
+	}
 	dk := testdesk.StartAgentd(t, "--wm", "openbox")
 	return &realDesk{t: t, c: agentdclient.NewClient(dk.URL, dk.Token, nil), home: dk.Home, st: &State{}}
 }
