@@ -206,18 +206,24 @@ func (c *Conn) netMoveResize(w xproto.Window, r image.Rectangle) error {
 }
 
 // awaitGeometry reads window id's geometry until it is want, or has
-// changed from before and kept still for two readings, or a second has
+// changed from before and then kept still for 20 ms (a window manager
+// may place and size a window in separate steps), or a second has
 // passed; it returns the last reading.
 func (c *Conn) awaitGeometry(id uint32, before, want image.Rectangle) image.Rectangle {
+	const still = 20 * time.Millisecond
 	deadline := time.Now().Add(time.Second)
-	var last image.Rectangle
+	last, since := before, time.Now()
 	for time.Now().Before(deadline) {
 		g, err := c.WindowGeometry(id)
-		if err != nil || g == want || g != before && g == last {
+		if err != nil || g == want {
 			return g
 		}
-		last = g
-		time.Sleep(10 * time.Millisecond)
+		if g != last {
+			last, since = g, time.Now()
+		} else if g != before && time.Since(since) >= still {
+			return g
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 	return last
 }

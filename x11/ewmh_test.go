@@ -173,3 +173,62 @@ func TestWindowStatesWithoutWindowManager(t *testing.T) {
 		t.Error("restored window is not viewable")
 	}
 }
+
+// BenchmarkMoveResizeWindow moves a window between two places under
+// openbox, each move read back once the window manager has placed it.
+func BenchmarkMoveResizeWindow(b *testing.B) {
+	d := startXvfb(b, "1280x800x24")
+	c := dial(b, d)
+	r := newRecorder(b, d, 10, 10, 200, 150, 0xff0000)
+	wm := exec.Command("openbox")
+	wm.Env = append(os.Environ(), "DISPLAY="+d)
+	wm.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := wm.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = wm.Process.Kill(); _ = wm.Wait() })
+	id := uint32(r.win)
+	waitFor(b, "openbox to manage the window", func() bool {
+		st, _ := c.WindowState(id)
+		return c.wmRunning() && !st.Minimized && xwininfoRectB(b, d, id).Min.Y > 0
+	})
+	places := []image.Rectangle{image.Rect(100, 100, 400, 300), image.Rect(300, 200, 700, 500)}
+	i := 0
+	for b.Loop() {
+		want := places[i%2]
+		i++
+		if err := c.MoveResizeWindow(id, want); err != nil {
+			b.Fatal(err)
+		}
+		if g, err := c.WindowGeometry(id); err != nil || g != want {
+			b.Fatalf("after MoveResizeWindow(%v): %v %v", want, g, err)
+		}
+	}
+}
+
+// BenchmarkWindowState reads a window's geometry and state, as GET
+// /v1/windows/{id} does.
+func BenchmarkWindowState(b *testing.B) {
+	d := startXvfb(b, "640x480x24")
+	c := dial(b, d)
+	id := uint32(newRecorder(b, d, 10, 10, 100, 100, 0x00ff00).win)
+	for b.Loop() {
+		if _, err := c.WindowGeometry(id); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.WindowState(id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func xwininfoRectB(b *testing.B, display string, id uint32) image.Rectangle {
+	b.Helper()
+	out := run(b, display, "xwininfo", "-id", fmt.Sprint(id))
+	m := regexp.MustCompile(`Absolute upper-left Y:\s+(-?\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		b.Fatalf("xwininfo: %s", out)
+	}
+	y, _ := strconv.Atoi(m[1])
+	return image.Rect(0, y, 1, y+1)
+}

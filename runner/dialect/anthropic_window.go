@@ -348,15 +348,27 @@ func windowManagement(ctx context.Context, wc WindowControl, st *State, w api.Wi
 		}
 		return Result{}, true, nil
 	}
+	report := func(verb string, got api.Window, ok bool, otherwise string) (Result, error) {
+		if !ok {
+			return windowResult(fmt.Sprintf("%s %s, but %s: it is now %s.", verb, hwnd(id), otherwise, describe(got)), got), nil
+		}
+		return windowResult(fmt.Sprintf("%s; it is now %s.", verb, describe(got)), got), nil
+	}
 	after := func(verb string, cond func(api.Window) bool, otherwise string) (Result, error) {
 		got, ok, err := awaitWindow(ctx, wc, id, func(x api.Window, gone bool) bool { return !gone && cond(x) })
 		if err != nil {
 			return windowFailure("read "+describe(w), err)
 		}
-		if !ok {
-			return windowResult(fmt.Sprintf("%s %s, but %s: it is now %s.", verb, hwnd(id), otherwise, describe(got)), got), nil
+		return report(verb, got, ok, otherwise)
+	}
+	// A move is read back once: the desktop answers it after the window
+	// manager has placed the window.
+	afterMove := func(verb string, cond func(api.Window) bool, otherwise string) (Result, error) {
+		got, err := wc.Window(ctx, id)
+		if err != nil {
+			return windowFailure("read "+describe(w), err)
 		}
-		return windowResult(fmt.Sprintf("%s; it is now %s.", verb, describe(got)), got), nil
+		return report(verb, got, cond(got), otherwise)
 	}
 	switch action {
 	case "get_rect":
@@ -399,7 +411,7 @@ func windowManagement(ctx context.Context, wc WindowControl, st *State, w api.Wi
 		if r, ok, err := change(api.WindowMoveResize, api.WindowPlacement{X: &x, Y: &y}); !ok {
 			return r, err
 		}
-		return after("Moved the window off the screen", func(g api.Window) bool { return g.Bounds.X == x && g.Bounds.Y == y },
+		return afterMove("Moved the window off the screen", func(g api.Window) bool { return g.Bounds.X == x && g.Bounds.Y == y },
 			"the window manager keeps part of it on the screen")
 	case "move_resize":
 		var place api.WindowPlacement
@@ -430,7 +442,7 @@ func windowManagement(ctx context.Context, wc WindowControl, st *State, w api.Wi
 				*f.dst = *f.src
 			}
 		}
-		return after("Moved and resized the window", func(g api.Window) bool { return *g.Bounds == want },
+		return afterMove("Moved and resized the window", func(g api.Window) bool { return *g.Bounds == want },
 			fmt.Sprintf("the window manager did not place it at (%d, %d), %dx%d", want.X, want.Y, want.W, want.H))
 	}
 	return errorResult(fmt.Sprintf("window_management: unknown action %q", action)), nil
