@@ -270,3 +270,35 @@ func TestOpenTerminalOnARealDesktop(t *testing.T) {
 		}
 	}
 }
+
+// TestMouseWheelSidewaysReachesXev: a horizontal mouse_wheel is buttons 6
+// (left) and 7 (right) at the point of the bound window, as xev, a
+// program of its own, reports them.
+func TestMouseWheelSidewaysReachesXev(t *testing.T) {
+	r := startRealDesk(t)
+	testdesk.NeedX(t, "xev")
+	out := filepath.Join(r.home, "xev.txt")
+	r.sh(fmt.Sprintf("setsid xev -name deskrun-xev -geometry 300x200+40+40 >%s 2>&1 </dev/null &", out))
+	r.waitFor("xev's window", func() bool { return !r.call("bind_window", `{"action":"bind","title":"deskrun-xev"}`).IsError })
+	r.ok("mouse_wheel", `{"coordinate":[30,40],"delta":2,"direction":"horizontal"}`)
+	r.ok("mouse_wheel", `{"coordinate":[50,60],"delta":-1,"direction":"horizontal"}`)
+	presses := func() []string {
+		b, _ := os.ReadFile(out)
+		var got []string
+		for _, ev := range strings.Split(string(b), "\n\n") {
+			if !strings.HasPrefix(strings.TrimSpace(ev), "ButtonPress") {
+				continue
+			}
+			m := regexp.MustCompile(`\((-?\d+),(-?\d+)\), root.*\n.*button (\d+)`).FindStringSubmatch(ev)
+			if m != nil {
+				got = append(got, fmt.Sprintf("button %s at %s,%s", m[3], m[1], m[2]))
+			}
+		}
+		return got
+	}
+	want := []string{"button 7 at 30,40", "button 7 at 30,40", "button 6 at 50,60"}
+	r.waitFor("xev to report 3 presses", func() bool { return len(presses()) >= 3 })
+	if got := presses(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("xev saw %q, want %q", got, want)
+	}
+}
