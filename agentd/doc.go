@@ -3,7 +3,8 @@
 // window manager when they die, dialling an attached display again when
 // it comes back), and serves the agent API over HTTP: screenshots, input
 // as core actions, the cursor, commands, files, named shell sessions, the
-// window list, the clipboard, raw TCP tunnels to ports of the sandbox's
+// windows (list, one window's client area and state, activate, close,
+// minimize, maximize, restore, move/resize), the clipboard, raw TCP tunnels to ports of the sandbox's
 // loopback (GET /v1/ports/{port} upgraded to "tcp") and the browser (POST
 // /v1/browser/{action}, package agentd/browser: Chromium on the desktop,
 // started on first use, or one started there with a DevTools port), and a

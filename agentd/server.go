@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -246,8 +245,8 @@ func (s *Server) Handler() http.Handler {
 	v1.GET("/files", s.readFile)
 	v1.PUT("/files", s.writeFile)
 	v1.GET("/windows", s.windows)
-	v1.POST("/windows/:id/activate", s.windowAction)
-	v1.POST("/windows/:id/close", s.windowAction)
+	v1.GET("/windows/:id", s.window)
+	v1.POST("/windows/:id/:action", s.windowAction)
 	v1.GET("/shells/:id", s.shellView)
 	v1.POST("/shells/:id/exec", s.shellExec)
 	v1.POST("/shells/:id/wait", s.shellWait)
@@ -289,45 +288,6 @@ func (s *Server) getCursor(c echo.Context) error {
 		return s.desk.failed(conn, unavailable(err))
 	}
 	return c.JSON(http.StatusOK, api.Point{X: x, Y: y})
-}
-
-func (s *Server) windows(c echo.Context) error {
-	conn, err := s.desk.get()
-	if err != nil {
-		return err
-	}
-	ws, err := conn.Windows()
-	if err != nil {
-		return s.desk.failed(conn, unavailable(err))
-	}
-	out := api.WindowList{Windows: make([]api.Window, 0, len(ws))}
-	for _, w := range ws {
-		out.Windows = append(out.Windows, api.Window{ID: w.ID, Title: w.Title, Class: w.Class, PID: w.PID, Active: w.Active})
-	}
-	return c.JSON(http.StatusOK, out)
-}
-
-func (s *Server) windowAction(c echo.Context) error {
-	id, err := strconv.ParseUint(c.Param("id"), 0, 32)
-	if err != nil {
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("id: want a window id, got %q", c.Param("id")))
-	}
-	conn, err := s.desk.get()
-	if err != nil {
-		return err
-	}
-	if strings.HasSuffix(c.Path(), "/activate") {
-		err = conn.ActivateWindow(uint32(id))
-	} else {
-		err = conn.CloseWindow(uint32(id))
-	}
-	if err != nil {
-		if conn.Ping() != nil {
-			return s.desk.failed(conn, err)
-		}
-		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("window %d: %v", id, err))
-	}
-	return c.NoContent(http.StatusNoContent)
 }
 
 // decode reads a JSON body of at most [MaxBody] bytes into v (unknown

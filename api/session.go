@@ -1,8 +1,11 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/containerd/errdefs"
 )
 
 // Header names used by the screenshot calls.
@@ -190,6 +193,54 @@ type Window struct {
 	Class  string `json:"class,omitempty"`
 	PID    int    `json:"pid,omitempty"`
 	Active bool   `json:"active"`
+	// Bounds is the window's client area (without the window manager's
+	// frame) in screen pixels. The list leaves it out; a single window's
+	// answer (GET .../windows/{id}) has it, with Minimized and Maximized.
+	Bounds    *Box `json:"bounds,omitempty"`
+	Minimized bool `json:"minimized,omitempty"`
+	Maximized bool `json:"maximized,omitempty"`
+}
+
+// The actions of POST .../windows/{id}/{action}.
+const (
+	WindowActivate   = "activate"    // raise and focus
+	WindowClose      = "close"       // ask to close, as the close button does
+	WindowMinimize   = "minimize"    // iconify
+	WindowMaximize   = "maximize"    // fill the screen
+	WindowRestore    = "restore"     // undo minimize and maximize
+	WindowMoveResize = "move_resize" // place per a WindowPlacement body
+)
+
+// WindowActions lists the window actions.
+var WindowActions = []string{WindowActivate, WindowClose, WindowMinimize, WindowMaximize, WindowRestore, WindowMoveResize}
+
+// WindowPlacement is the body of POST .../windows/{id}/move_resize: the
+// new top-left corner and size of the window's client area in screen
+// pixels. A field left out keeps its current value. The window manager
+// may keep part of the window on the screen; read the window back to see
+// where it went.
+type WindowPlacement struct {
+	X      *int `json:"x,omitempty"`
+	Y      *int `json:"y,omitempty"`
+	Width  *int `json:"width,omitempty"`
+	Height *int `json:"height,omitempty"`
+}
+
+// Validate checks p, naming the field at fault.
+func (p WindowPlacement) Validate() error {
+	if p.X == nil && p.Y == nil && p.Width == nil && p.Height == nil {
+		return errdefs.ErrInvalidArgument.WithMessage("x, y, width or height is required")
+	}
+	for _, f := range []struct {
+		name     string
+		v        *int
+		min, max int
+	}{{"x", p.X, -32768, 32767}, {"y", p.Y, -32768, 32767}, {"width", p.Width, 1, 32767}, {"height", p.Height, 1, 32767}} {
+		if f.v != nil && (*f.v < f.min || *f.v > f.max) {
+			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("%s must be between %d and %d, got %d", f.name, f.min, f.max, *f.v))
+		}
+	}
+	return nil
 }
 
 // WindowList is the answer to GET .../windows.

@@ -60,6 +60,7 @@ var (
 	_ dialect.ShellHost       = (*Session)(nil)
 	_ dialect.BrowserHost     = (*Session)(nil)
 	_ dialect.WindowManager   = (*Session)(nil)
+	_ dialect.WindowControl   = (*Session)(nil)
 	_ dialect.ClipboardAccess = (*Session)(nil)
 )
 
@@ -401,6 +402,36 @@ func (s *Session) CloseWindow(ctx context.Context, id uint32) error {
 	err = s.client.CloseWindow(ctx, id)
 	err = s.bounded(ctx, err)
 	s.record(ctx, "close_window", map[string]uint32{"id": id}, nil, err, start, nil)
+	return err
+}
+
+// Window returns one window with its client area and state.
+func (s *Session) Window(ctx context.Context, id uint32) (api.Window, error) {
+	ctx, cancel, err := s.begin(ctx, "window", s.callTimeout)
+	if err != nil {
+		return api.Window{}, err
+	}
+	defer cancel()
+	start := time.Now()
+	w, err := s.client.Window(ctx, id)
+	err = s.bounded(ctx, err)
+	s.record(ctx, "window", map[string]uint32{"id": id}, w, err, start, nil)
+	return w, err
+}
+
+// ChangeWindow minimizes, maximizes, restores, moves or resizes, activates
+// or closes a window (one of [api.WindowActions]); place is the body of
+// move_resize.
+func (s *Session) ChangeWindow(ctx context.Context, id uint32, action string, place api.WindowPlacement) error {
+	ctx, cancel, err := s.begin(ctx, "change_window", s.callTimeout)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	start := time.Now()
+	err = s.client.ChangeWindow(ctx, id, action, place)
+	err = s.bounded(ctx, err)
+	s.record(ctx, "change_window", map[string]any{"id": id, "action": action, "placement": place}, nil, err, start, nil)
 	return err
 }
 

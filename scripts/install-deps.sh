@@ -18,6 +18,7 @@ pkgs=(
 	debootstrap
 	python3
 	python3-requests
+	python3-tk
 	runsc
 	chromium
 	poppler-utils

@@ -148,6 +148,8 @@ func newEcho(cfg Config) *echo.Echo {
 	v1.GET("/sessions/:id/windows", s.windows)
 	v1.POST("/sessions/:id/windows/:wid/activate", s.activateWindow)
 	v1.POST("/sessions/:id/windows/:wid/close", s.closeWindow)
+	v1.GET("/sessions/:id/windows/:wid", s.window)
+	v1.POST("/sessions/:id/windows/:wid/:action", s.changeWindow)
 	v1.POST("/sessions/:id/tools/:name", s.callTool)
 	v1.POST("/sessions/:id/tickets", s.createTicket)
 	v1.GET("/sessions/:id/vnc", s.vnc)

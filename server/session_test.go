@@ -215,6 +215,29 @@ func TestSession(t *testing.T) {
 	if err := c.ActivateWindow(ctx, s.ID, w.ID); err != nil {
 		t.Errorf("activate: %v", err)
 	}
+	// One window: moved, read back, bad input refused naming the field.
+	if err := c.ChangeWindow(ctx, s.ID, w.ID, api.WindowMoveResize, api.WindowPlacement{X: api.Int(120), Y: api.Int(90)}); err != nil {
+		t.Errorf("move_resize: %v", err)
+	}
+	wpath := fmt.Sprintf("/v1/sessions/%s/windows/%d", s.ID, w.ID)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := c.Window(ctx, s.ID, w.ID)
+		if err == nil && got.Bounds != nil && got.Bounds.X == 120 && got.Bounds.Y == 90 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("window after move_resize to 120,90: %+v %v", got.Bounds, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	conform(t, "Window", call(t, base, "GET", wpath, testToken, "").body)
+	if a := call(t, base, "POST", wpath+"/move_resize", testToken, `{"width":0}`); a.status != http.StatusBadRequest || !strings.Contains(string(a.body), "width must be between 1 and 32767") {
+		t.Errorf("move_resize width 0: %d %s", a.status, a.body)
+	}
+	if a := call(t, base, "POST", wpath+"/explode", testToken, ""); a.status != http.StatusNotFound || !strings.Contains(string(a.body), "action") {
+		t.Errorf("action explode: %d %s", a.status, a.body)
+	}
 	if err := c.CloseWindow(ctx, s.ID, w.ID); err != nil {
 		t.Errorf("close: %v", err)
 	}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -253,6 +255,57 @@ func (s *server) activateWindow(c echo.Context) error {
 		return err
 	}
 	if err := sess.ActivateWindow(c.Request().Context(), wid); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// window answers one window with its client area and state.
+func (s *server) window(c echo.Context) error {
+	sess, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	wid, err := windowID(c)
+	if err != nil {
+		return err
+	}
+	w, err := sess.Window(c.Request().Context(), wid)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, w)
+}
+
+// changeWindow minimizes, maximizes, restores or moves and resizes a
+// window (move_resize takes an api.WindowPlacement body).
+func (s *server) changeWindow(c echo.Context) error {
+	sess, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	wid, err := windowID(c)
+	if err != nil {
+		return err
+	}
+	action := c.Param("action")
+	if !slices.Contains(api.WindowActions, action) {
+		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("action: no window action %q (want one of %s)", action, strings.Join(api.WindowActions, ", ")))
+	}
+	var place api.WindowPlacement
+	if action == api.WindowMoveResize {
+		b, err := httpserve.ReadBody(c, s.cfg.MaxBodyBytes)
+		if err != nil {
+			return err
+		}
+		if err := api.DecodeJSON(bytes.NewReader(b), &place); err != nil {
+			return err
+		}
+		if err := place.Validate(); err != nil {
+			return err
+		}
+	}
+	if err := sess.ChangeWindow(c.Request().Context(), wid, action, place); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

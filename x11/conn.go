@@ -179,7 +179,8 @@ func (c *Conn) internAtoms() error {
 	names := []string{
 		"_NET_CLIENT_LIST", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID",
 		"_NET_CLOSE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "UTF8_STRING", "WM_PROTOCOLS",
-		"WM_DELETE_WINDOW", "WM_STATE",
+		"WM_DELETE_WINDOW", "WM_STATE", "WM_CHANGE_STATE", "_NET_WM_STATE", "_NET_WM_STATE_HIDDEN",
+		"_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_MOVERESIZE_WINDOW",
 	}
 	cookies := make([]xproto.InternAtomCookie, len(names))
 	for i, n := range names {

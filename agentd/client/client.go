@@ -227,6 +227,23 @@ func (c *Client) CloseWindow(ctx context.Context, id uint32) error {
 	return c.json(ctx, http.MethodPost, fmt.Sprintf("/v1/windows/%d/close", id), nil, nil)
 }
 
+// Window returns one window with its client area and state.
+func (c *Client) Window(ctx context.Context, id uint32) (api.Window, error) {
+	var w api.Window
+	err := c.json(ctx, http.MethodGet, fmt.Sprintf("/v1/windows/%d", id), nil, &w)
+	return w, err
+}
+
+// ChangeWindow runs one of [api.WindowActions] on a window; place is the
+// body of move_resize and ignored otherwise.
+func (c *Client) ChangeWindow(ctx context.Context, id uint32, action string, place api.WindowPlacement) error {
+	var in any
+	if action == api.WindowMoveResize {
+		in = place
+	}
+	return c.json(ctx, http.MethodPost, fmt.Sprintf("/v1/windows/%d/%s", id, url.PathEscape(action)), in, nil)
+}
+
 func shellPath(id, op string) string {
 	p := "/v1/shells/" + url.PathEscape(id)
 	if op != "" {

@@ -177,6 +177,23 @@ func (c *Client) CloseWindow(ctx context.Context, id string, wid uint32) error {
 	return c.json(ctx, http.MethodPost, sessionPath(id, "/windows/"+strconv.FormatUint(uint64(wid), 10)+"/close"), nil, nil)
 }
 
+// Window returns the window wid with its client area and state.
+func (c *Client) Window(ctx context.Context, id string, wid uint32) (api.Window, error) {
+	var w api.Window
+	err := c.json(ctx, http.MethodGet, sessionPath(id, "/windows/"+strconv.FormatUint(uint64(wid), 10)), nil, &w)
+	return w, err
+}
+
+// ChangeWindow runs one of [api.WindowActions] on the window wid; place
+// is the body of move_resize and ignored otherwise.
+func (c *Client) ChangeWindow(ctx context.Context, id string, wid uint32, action string, place api.WindowPlacement) error {
+	var in any
+	if action == api.WindowMoveResize {
+		in = place
+	}
+	return c.json(ctx, http.MethodPost, sessionPath(id, "/windows/"+strconv.FormatUint(uint64(wid), 10)+"/"+url.PathEscape(action)), in, nil)
+}
+
 // Tools lists the tools of a dialect ("" for the server's default) at
 // level 1: name, description and argument schema.
 func (c *Client) Tools(ctx context.Context, dialectName string) (api.ToolList, error) {

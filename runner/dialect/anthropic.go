@@ -58,6 +58,13 @@ func (a anthropic) mode() string {
 func (a anthropic) Call(ctx context.Context, d Desktop, st *State, name string, args json.RawMessage) (Result, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if slices.Contains(anthWindowTools, name) {
+		m, err := checkArgs(a, name, args)
+		if err != nil {
+			return errorResult(errMessage(err)), nil
+		}
+		return a.windowTool(ctx, d, st, name, m)
+	}
 	switch name {
 	case infoToolName:
 		return toolInfo(a, args), nil
@@ -80,6 +87,9 @@ func (a anthropic) Call(ctx context.Context, d Desktop, st *State, name string, 
 	}
 	e, err := st.loadEnv(ctx, d)
 	if err != nil {
+		return Result{}, err
+	}
+	if e.capture, err = st.boundCapture(ctx, d, e.screen); err != nil {
 		return Result{}, err
 	}
 	plan, err := a.compile(name, args, e)
@@ -212,7 +222,7 @@ func (a anthropic) action(act anthAction, e *env, apiTool bool) ([]Step, error) 
 		steps = append([]Step{inputStep(out.actions...)}, steps...)
 	}
 	if apiTool {
-		steps = append(steps, Step{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(e.screen.Width, e.screen.Height), Remember: true, Settle: len(out.actions) > 0}})
+		steps = append(steps, e.shotStep(len(out.actions) > 0))
 	}
 	return steps, nil
 }
@@ -464,7 +474,7 @@ func anthWait(c *anthCall) (anthOut, error) {
 }
 
 func anthScreenshot(c *anthCall) (anthOut, error) {
-	return anthOut{steps: []Step{{Op: opScreenshot, Capture: &Capture{MaxWidth: fitWidth(c.e.screen.Width, c.e.screen.Height), Remember: true}}}, final: true}, nil
+	return anthOut{steps: []Step{c.e.shotStep(false)}, final: true}, nil
 }
 
 func anthCursorPosition(c *anthCall) (anthOut, error) {

@@ -73,10 +73,9 @@ func TestAnthropicModes(t *testing.T) {
 	}
 }
 
-// TestAnthropicMCPToolList checks the anthropic dialects against the tool
-// list seeds/003's buildComputerUseTools returns on Linux (the win32-only
-// tools and the teach-mode ones, which need a user at the screen, are
-// not in it), plus the companion bash and text editor tools, the API's
+// TestAnthropicMCPToolList checks the anthropic dialects against all 38
+// tools of seeds/003's buildComputerUseTools (with its win32 tools and
+// teach mode), plus the companion bash and text editor tools, the API's
 // one-tool computer, and get_tool_info.
 func TestAnthropicMCPToolList(t *testing.T) {
 	seed := []string{
@@ -85,6 +84,14 @@ func TestAnthropicMCPToolList(t *testing.T) {
 		"open_application", "switch_display", "list_granted_applications", "read_clipboard",
 		"write_clipboard", "wait", "cursor_position", "hold_key", "left_mouse_down", "left_mouse_up",
 		"computer_batch", "click_element", "type_into_element",
+		// win32 in the seed; through EWMH here
+		"window_management", "open_terminal", "bind_window", "activate_window", "prompt_respond",
+		"status_indicator", "virtual_keyboard", "virtual_mouse", "mouse_wheel",
+		// teach mode: refused, no one watches a sandbox
+		"request_teach_access", "teach_step", "teach_batch",
+	}
+	if len(seed) != 38 {
+		t.Fatalf("the seed has 38 tools, the list here %d", len(seed))
 	}
 	want := append(slices.Sorted(slices.Values(append(seed, "computer", "bash", "str_replace_based_edit_tool"))), infoToolName)
 	for _, dn := range []string{"anthropic", "anthropic_normalized"} {

@@ -51,6 +51,17 @@ type WindowManager interface {
 	ActivateWindow(ctx context.Context, id uint32) error
 }
 
+// WindowControl is implemented by desktops that read a window's client
+// area and state and change it (Anthropic's window_management,
+// bind_window, activate_window and the tools that act on the bound
+// window). Action is one of [api.WindowActions]; place is the body of
+// move_resize. A window that does not exist is an error for which
+// errdefs.IsNotFound holds.
+type WindowControl interface {
+	Window(ctx context.Context, id uint32) (api.Window, error)
+	ChangeWindow(ctx context.Context, id uint32, action string, place api.WindowPlacement) error
+}
+
 // Accessible is implemented by desktops that read accessibility trees
 // (agentd's AT-SPI): hermes' som and ax captures and element targeting,
 // Anthropic's click_element and type_into_element. Without it those answer

@@ -30,6 +30,9 @@ type fakeConfig struct {
 	Exec []api.ExecResult `json:"exec"`
 	// Windows are the top-level windows.
 	Windows []api.Window `json:"windows"`
+	// Appear are windows that open with the first command run through
+	// Exec (a terminal started by open_terminal).
+	Appear []api.Window `json:"appear"`
 	// Clipboard is the clipboard's text.
 	Clipboard string `json:"clipboard"`
 	// Shells are the shell sessions agentd keeps.
@@ -60,6 +63,8 @@ type fakeDesktop struct {
 	exec      []api.ExecResult
 	clipboard string
 	shells    map[string]api.Shell
+	windows   []api.Window
+	execs     int
 	inputs    int // input requests since the trace was reset
 	trace     []string
 }
@@ -74,6 +79,7 @@ func newFake(cfg fakeConfig) *fakeDesktop {
 		exec:      cfg.Exec,
 		clipboard: cfg.Clipboard,
 		shells:    map[string]api.Shell{},
+		windows:   slices.Clone(cfg.Windows),
 	}
 	if cfg.Screen != nil {
 		f.screen = api.Screen{Width: cfg.Screen[0], Height: cfg.Screen[1]}
@@ -90,6 +96,12 @@ func newFake(cfg fakeConfig) *fakeDesktop {
 	return f
 }
 
+// windowDesk is the window part of the fake: listing and changing.
+type windowDesk interface {
+	WindowManager
+	WindowControl
+}
+
 // desktop returns f with the optional interfaces cfg.Without leaves.
 func (f *fakeDesktop) desktop() Desktop {
 	without := func(s string) bool { return slices.Contains(f.cfg.Without, s) }
@@ -100,13 +112,13 @@ func (f *fakeDesktop) desktop() Desktop {
 	case wm && clip:
 		return struct {
 			Desktop
-			WindowManager
+			windowDesk
 			ClipboardAccess
 		}{f, f, f}
 	case wm && sh:
 		return struct {
 			Desktop
-			WindowManager
+			windowDesk
 			ShellHost
 		}{f, f, f}
 	case clip && sh:
@@ -118,7 +130,7 @@ func (f *fakeDesktop) desktop() Desktop {
 	case wm:
 		return struct {
 			Desktop
-			WindowManager
+			windowDesk
 		}{f, f}
 	case clip:
 		return struct {
@@ -215,6 +227,9 @@ func (f *fakeDesktop) Screen(context.Context) (api.Screen, error) {
 // ShellHost) and answers others from cfg.Exec.
 func (f *fakeDesktop) Exec(_ context.Context, r api.ExecRequest) (api.ExecResult, error) {
 	c := r.Cmd
+	if f.execs++; f.execs == 1 {
+		f.windows = append(f.windows, f.cfg.Appear...)
+	}
 	switch {
 	case len(c) == 5 && c[0] == "sh" && strings.Contains(c[2], `[ -d "$1" ]`):
 		kind := "none"
@@ -292,12 +307,85 @@ func (f *fakeDesktop) WriteFile(_ context.Context, p string, data []byte) error 
 }
 
 func (f *fakeDesktop) Windows(context.Context) ([]api.Window, error) {
-	f.log("windows -> %d", len(f.cfg.Windows))
-	return slices.Clone(f.cfg.Windows), nil
+	f.log("windows -> %d", len(f.windows))
+	out := slices.Clone(f.windows)
+	for i := range out {
+		out[i].Bounds, out[i].Minimized, out[i].Maximized = nil, false, false
+	}
+	return out, nil
 }
 
 func (f *fakeDesktop) ActivateWindow(_ context.Context, id uint32) error {
 	f.log("activate_window %d", id)
+	return nil
+}
+
+func (f *fakeDesktop) findWindow(id uint32) (int, error) {
+	i := slices.IndexFunc(f.windows, func(w api.Window) bool { return w.ID == id })
+	if i < 0 {
+		return -1, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("window %d: x11: no window %#x", id, id))
+	}
+	return i, nil
+}
+
+// Window answers a window of cfg.Windows; one without bounds is at 0,0,
+// 640x480.
+func (f *fakeDesktop) Window(_ context.Context, id uint32) (api.Window, error) {
+	i, err := f.findWindow(id)
+	if err != nil {
+		f.log("window %#x -> not found", id)
+		return api.Window{}, err
+	}
+	w := f.windows[i]
+	if w.Bounds == nil {
+		w.Bounds = &api.Box{W: 640, H: 480}
+	}
+	f.log("window %#x -> %d,%d %dx%d active=%v minimized=%v maximized=%v", id, w.Bounds.X, w.Bounds.Y, w.Bounds.W, w.Bounds.H, w.Active, w.Minimized, w.Maximized)
+	return w, nil
+}
+
+// ChangeWindow does what a window manager would, at once.
+func (f *fakeDesktop) ChangeWindow(_ context.Context, id uint32, action string, place api.WindowPlacement) error {
+	if action == api.WindowMoveResize {
+		f.log("change_window %#x %s %s", id, action, compactJSON(place))
+	} else {
+		f.log("change_window %#x %s", id, action)
+	}
+	i, err := f.findWindow(id)
+	if err != nil {
+		return err
+	}
+	w := &f.windows[i]
+	if w.Bounds == nil {
+		w.Bounds = &api.Box{W: 640, H: 480}
+	}
+	b := *w.Bounds
+	switch action {
+	case api.WindowActivate:
+		for j := range f.windows {
+			f.windows[j].Active = j == i
+		}
+		w.Minimized = false
+	case api.WindowClose:
+		f.windows = slices.Delete(f.windows, i, i+1)
+		return nil
+	case api.WindowMinimize:
+		w.Minimized, w.Active = true, false
+	case api.WindowMaximize:
+		w.Maximized, b = true, api.Box{W: f.screen.Width, H: f.screen.Height}
+	case api.WindowRestore:
+		w.Minimized, w.Maximized = false, false
+	case api.WindowMoveResize:
+		if err := place.Validate(); err != nil {
+			return err
+		}
+		for _, v := range []struct{ dst, src *int }{{&b.X, place.X}, {&b.Y, place.Y}, {&b.W, place.Width}, {&b.H, place.Height}} {
+			if v.src != nil {
+				*v.dst = *v.src
+			}
+		}
+	}
+	w.Bounds = &b
 	return nil
 }
 

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/api"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 )
@@ -57,6 +59,8 @@ func (c goldenCall) args() json.RawMessage {
 }
 
 func TestGolden(t *testing.T) {
+	defer func(d time.Duration) { windowSettle = d }(windowSettle)
+	windowSettle = 0
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			dl, _ := ByName(name)
@@ -192,9 +196,18 @@ func isOutput(name string) bool {
 // touching the State or the desktop, and renders the plan; false when
 // the tool runs without a plan (shell, files, editor, sessions, apps).
 func goldenPlan(t *testing.T, dl Dialect, st *State, f *fakeDesktop, name string, args json.RawMessage) (string, bool) {
-	e := env{screen: st.screen, shot: st.shot, leftHeld: st.holding("button:left")}
+	e := env{screen: st.screen, shot: st.shot, leftHeld: st.holding("button:left"), view: st.view}
 	if e.screen.Width == 0 || e.screen.Height == 0 {
 		e.screen = f.screen
+	}
+	if st.bound != nil {
+		if i, err := f.findWindow(st.bound.id); err == nil {
+			w := f.windows[i]
+			if w.Bounds == nil {
+				w.Bounds = &api.Box{W: 640, H: 480}
+			}
+			e.capture = visible(w, e.screen)
+		}
 	}
 	var p Plan
 	var err error
@@ -205,6 +218,9 @@ func goldenPlan(t *testing.T, dl Dialect, st *State, f *fakeDesktop, name string
 		}
 		p, err = compileOSWorld(name, args)
 	case anthropic:
+		if slices.Contains(anthWindowTools, name) {
+			return "", false
+		}
 		switch name {
 		case infoToolName, "bash", editorToolName, "request_access", "list_granted_applications",
 			"open_application", "switch_display", "read_clipboard", "write_clipboard",

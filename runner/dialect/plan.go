@@ -89,7 +89,7 @@ func (st *State) loadEnv(ctx context.Context, d Desktop) (env, error) {
 		}
 		st.screen = s
 	}
-	return env{screen: st.screen, shot: st.shot, leftHeld: st.holding("button:left")}, nil
+	return env{screen: st.screen, shot: st.shot, leftHeld: st.holding("button:left"), view: st.view}, nil
 }
 
 // execute runs p on d. A step the desktop refuses ends the plan with a
@@ -162,6 +162,11 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 			}
 			if c.Remember {
 				st.shot = api.Screen{Width: shot.Width, Height: shot.Height}
+				st.view = nil
+				if c.Region != nil {
+					r := *c.Region
+					st.view = &r
+				}
 			}
 			res.Content = append(res.Content, imagePart(shot))
 		case opCursor:
@@ -169,7 +174,7 @@ func (st *State) execute(ctx context.Context, d Desktop, p Plan) (Result, error)
 			if err != nil {
 				return res, fmt.Errorf("read cursor: %w", err)
 			}
-			x, y := env{screen: st.screen, shot: st.shot}.fromScreen(s.Space, p)
+			x, y := env{screen: st.screen, shot: st.shot, view: st.view}.fromScreen(s.Space, p)
 			res.Content = append(res.Content, Part{Type: "text", Text: fmt.Sprintf("X=%s,Y=%s", fmtCoord(x), fmtCoord(y))})
 		case opText:
 			res.Content = append(res.Content, Part{Type: "text", Text: s.Text})

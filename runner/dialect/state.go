@@ -24,6 +24,7 @@ type State struct {
 	mu     sync.Mutex
 	screen api.Screen // the real screen; zero until known
 	shot   api.Screen // the last full screenshot returned to the model; zero if none
+	view   *api.Rect  // the part of the screen that screenshot showed; nil: all
 	steps  int        // OSWorld steps executed
 	held   map[string]bool
 	undo   map[string][]string // editor: path -> earlier contents, oldest first
@@ -31,6 +32,10 @@ type State struct {
 	// elements are the accessibility elements of the last som or ax
 	// capture; hermes' element indexes refer to them.
 	elements []api.Element
+	// bound is the window of Anthropic's bind_window; nil if none.
+	bound *boundWindow
+	// indicator is the label of status_indicator; nil if none shows.
+	indicator *indicator
 }
 
 // console is a shell session kept by the dialect itself: its directory

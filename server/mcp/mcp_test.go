@@ -135,10 +135,43 @@ func TestOverMCP(t *testing.T) {
 	if !bytes.Contains(raw, []byte(`"isError":true`)) {
 		t.Errorf("tool error not flagged on the wire: %s", raw)
 	}
+	// The window tools of seeds/003 reach the session's windows.
+	if _, err := sess.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "setsid xmessage -title 'deskrun mcp' hello >/dev/null 2>&1 </dev/null &"}}); err != nil {
+		t.Fatal(err)
+	}
+	call := func(name string, args map[string]any) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for res = call("bind_window", map[string]any{"action": "bind", "title": "deskrun mcp"}); res.IsError; res = call("bind_window", map[string]any{"action": "bind", "title": "deskrun mcp"}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bind_window: %s", text(res))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if res = call("window_management", map[string]any{"action": "move_resize", "x": 50, "y": 60}); res.IsError {
+		t.Errorf("window_management: %s", text(res))
+	}
+	ws, _ := sess.Windows(ctx)
+	for _, w := range ws {
+		if w.Title == "deskrun mcp" {
+			if got, err := sess.Window(ctx, w.ID); err != nil || got.Bounds.X != 50 || got.Bounds.Y != 60 {
+				t.Errorf("after move_resize the window is at %+v, %v", got.Bounds, err)
+			}
+		}
+	}
+	if res = call("teach_batch", map[string]any{"steps": []any{map[string]any{"explanation": "x", "next_preview": "y", "actions": []any{}}}}); !res.IsError || !strings.Contains(text(res), "teach mode is not available") {
+		t.Errorf("teach_batch: %v %s", res.IsError, text(res))
+	}
 	if err := cs.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline = time.Now().Add(20 * time.Second)
 	for len(m.List()) > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
