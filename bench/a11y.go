@@ -40,6 +40,14 @@ func benchA11y(ctx context.Context, d *desktop, o options, t *table) error {
 		return err
 	}
 	apps := []struct{ name, app, want string }{{"Chromium page (about 1,000 nodes)", "chromium", `name="link 229"`}}
+	// the tests' GTK 3 window (python3-gi)
+	if py, err := filepath.Abs("agentd/atspi/testdata/gtkapp.py"); err == nil && fileExists(py) {
+		r, err := d.client.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "setsid /usr/bin/python3 " + py + " 'Bench Window' >/dev/null 2>&1 & echo $!"}})
+		if err != nil {
+			return err
+		}
+		apps = append(apps, struct{ name, app, want string }{"GTK 3 window", strings.TrimSpace(r.Stdout), `name="Press Me"`})
+	}
 	// LibreOffice publishes its tree only through its GTK 3 plugin
 	// (Debian: libreoffice-gtk3)
 	if _, err := exec.LookPath("libreoffice"); err == nil && fileExists("/usr/lib/libreoffice/program/libvclplug_gtk3lo.so") {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -35,6 +36,8 @@ const (
 	DefaultCacheTTL    = time.Second
 )
 
+var errNotAsked = errors.New("atspi: call not made")
+
 // ErrNoBus says no accessibility bus could be found.
 var ErrNoBus = errors.New("atspi: no accessibility bus (set AT_SPI_BUS_ADDRESS or run at-spi-bus-launcher on the session bus)")
 
@@ -44,6 +47,9 @@ type Options struct {
 	AppBudget   time.Duration // time one application's tree may take
 	Concurrency int           // applications read at once, and calls in flight per application
 	CacheTTL    time.Duration // longest reuse of an unchanged application's tree
+	// Walk reads every tree object by object even where the application
+	// answers AT-SPI's Cache interface (for comparing the two ways).
+	Walk bool
 	// SessionBus is the session bus address to ask for the accessibility
 	// bus; empty uses AT_SPI_BUS_ADDRESS, else DBUS_SESSION_BUS_ADDRESS.
 	SessionBus string
@@ -56,17 +62,24 @@ type Client struct {
 	opt  Options
 
 	mu    sync.Mutex
-	cache map[string]*appEntry // by application bus name
-	hung  map[string]time.Time // applications that timed out, and when
+	cache map[string]*appEntry         // by application bus name
+	hung  map[string]time.Time         // applications that timed out, and when
+	roles map[string]map[uint32]string // role names by role number, by application
 
 	sigs chan *dbus.Signal
 	done chan struct{}
+
+	fromCache, walked atomic.Int64 // trees read each way
 }
 
+// Stats counts the application trees read since Dial: through the
+// applications' Cache interface, and object by object.
+func (c *Client) Stats() (fromCache, walked int64) { return c.fromCache.Load(), c.walked.Load() }
+
 type appEntry struct {
-	node *Node
-	at   time.Time
-	gen  uint64
+	node   *Node
+	at     time.Time
+	detail Detail
 }
 
 // BusAddress finds the accessibility bus: the answer of org.a11y.Bus on
@@ -120,7 +133,7 @@ func Dial(ctx context.Context, opt Options) (*Client, error) {
 	if opt.CacheTTL <= 0 {
 		opt.CacheTTL = DefaultCacheTTL
 	}
-	c := &Client{conn: conn, opt: opt, cache: map[string]*appEntry{}, hung: map[string]time.Time{},
+	c := &Client{conn: conn, opt: opt, cache: map[string]*appEntry{}, hung: map[string]time.Time{}, roles: map[string]map[uint32]string{},
 		sigs: make(chan *dbus.Signal, 256), done: make(chan struct{})}
 	c.subscribe(ctx)
 	return c, nil
@@ -226,6 +239,9 @@ func (c *Client) async(ctx context.Context, r Ref, method string, args ...any) p
 }
 
 func (p pending) wait() *dbus.Call {
+	if p.call == nil { // never started
+		return &dbus.Call{Err: errNotAsked}
+	}
 	<-p.call.Done
 	p.cancel()
 	return p.call
