@@ -27,6 +27,11 @@
 // entirely. Chromium exposes its whole tree only once asked for
 // attributes, so every read asks for the application object's.
 //
+// Applications that offer a peer-to-peer connection
+// (org.a11y.atspi.Application.GetApplicationBusAddress, at-spi2-atk's
+// bridge) are called over it, without the bus daemon in between: a
+// Chromium page's tree reads in about two thirds of the time.
+//
 // Caching: the tree of each application is kept and reused until AT-SPI
 // reports a change in it (the object, window and focus events, which the
 // client registers with the registry daemon so applications emit them) or

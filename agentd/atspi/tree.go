@@ -268,6 +268,7 @@ func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail) *N
 	}
 	actx, cancel := context.WithTimeout(ctx, c.opt.AppBudget)
 	defer cancel()
+	c.peer(actx, a.Ref)
 	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency), detail: detail}
 	// Chromium exposes its whole tree (its own views and the pages) only
 	// once an assistive technology has asked for attributes: ask for the
