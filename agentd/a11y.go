@@ -247,12 +247,12 @@ func (s *Server) dropClient(c *atspi.Client, err error) {
 }
 
 // Snapshot reads the accessibility trees (app filters by name or pid).
-func (s *Server) snapshot(ctx context.Context, app string, fresh bool) (*atspi.Desktop, *atspi.Client, error) {
+func (s *Server) snapshot(ctx context.Context, app string, fresh bool, detail atspi.Detail) (*atspi.Desktop, *atspi.Client, error) {
 	c, err := s.atspi(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := c.Snapshot(ctx, atspi.SnapshotOptions{App: app, Fresh: fresh})
+	d, err := c.Snapshot(ctx, atspi.SnapshotOptions{App: app, Fresh: fresh, Detail: detail})
 	if err != nil {
 		s.dropClient(c, err)
 		return nil, nil, errdefs.ErrUnavailable.WithMessage(err.Error())
@@ -277,7 +277,14 @@ func (s *Server) accessibility(c echo.Context) error {
 	if format != api.A11yXML && format != api.A11yList && format != api.A11yJSON {
 		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("format: %q is not one of xml, list, json", format))
 	}
-	d, _, err := s.snapshot(c.Request().Context(), c.QueryParam("app"), c.QueryParam("fresh") == "true")
+	detail := atspi.DetailFull
+	switch format {
+	case api.A11yXML:
+		detail = atspi.DetailXML
+	case api.A11yList:
+		detail = atspi.DetailList
+	}
+	d, _, err := s.snapshot(c.Request().Context(), c.QueryParam("app"), c.QueryParam("fresh") == "true", detail)
 	if err != nil {
 		return err
 	}
@@ -331,7 +338,7 @@ func (s *Server) setOfMarks(c echo.Context) error {
 		}
 		maxWidth = n
 	}
-	d, _, err := s.snapshot(ctx, c.QueryParam("app"), c.QueryParam("fresh") == "true")
+	d, _, err := s.snapshot(ctx, c.QueryParam("app"), c.QueryParam("fresh") == "true", atspi.DetailList)
 	if err != nil {
 		return err
 	}

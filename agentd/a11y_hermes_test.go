@@ -120,3 +120,84 @@ func TestAnthropicElementTools(t *testing.T) {
 		t.Fatalf("missing element: %+v", r.Content)
 	}
 }
+
+// TestHermesApps lists the applications (a GTK window on the accessibility
+// bus, an xterm that is not) and focuses each by name, checked by the
+// active window.
+func TestHermesApps(t *testing.T) {
+	py := needGTK(t)
+	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
+	os.Unsetenv("AT_SPI_BUS_ADDRESS")
+	_, c := start(t)
+	ctx := context.Background()
+	pid := startGTK(t, c, py, "Apps Window")
+	sh(t, c, "setsid xterm -T 'Apps Terminal' >/dev/null 2>&1 &")
+	waitFor(t, "the xterm's window", func() bool {
+		ws, _ := c.Windows(ctx)
+		for _, w := range ws {
+			if w.Title == "Apps Terminal" {
+				return true
+			}
+		}
+		return false
+	})
+	h, _ := dialect.ByName("hermes")
+	st := &dialect.State{}
+	call := func(args map[string]any) dialect.Result {
+		t.Helper()
+		b, _ := json.Marshal(args)
+		r, err := h.Call(ctx, c, st, "computer_use", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.IsError {
+			t.Fatalf("%v: %s", args, r.Content[0].Text)
+		}
+		return r
+	}
+	var list struct {
+		Apps []struct {
+			Name       string
+			PID        int
+			Windows    []string
+			Active     bool
+			Accessible bool
+		}
+	}
+	r := call(map[string]any{"action": "list_apps"})
+	if err := json.Unmarshal([]byte(r.Content[0].Text), &list); err != nil {
+		t.Fatal(err)
+	}
+	gtkName := ""
+	term := false
+	for _, a := range list.Apps {
+		if a.PID == pid {
+			if !a.Accessible || a.Name == "" || len(a.Windows) != 1 || a.Windows[0] != "Apps Window" {
+				t.Errorf("the GTK application: %+v", a)
+			}
+			gtkName = a.Name
+		}
+		if len(a.Windows) == 1 && a.Windows[0] == "Apps Terminal" {
+			term = !a.Accessible
+		}
+	}
+	if gtkName == "" || !term {
+		t.Fatalf("list_apps: %s", r.Content[0].Text)
+	}
+	active := func() string {
+		ws, _ := c.Windows(ctx)
+		for _, w := range ws {
+			if w.Active {
+				return w.Title
+			}
+		}
+		return ""
+	}
+	call(map[string]any{"action": "focus_app", "app": "xterm"})
+	waitFor(t, "the terminal active", func() bool { return active() == "Apps Terminal" })
+	r = call(map[string]any{"action": "focus_app", "app": strings.ToUpper(gtkName)})
+	if !strings.Contains(r.Content[0].Text, `"Apps Window"`) {
+		t.Fatalf("focus_app %s: %s", gtkName, r.Content[0].Text)
+	}
+	waitFor(t, "the GTK window active", func() bool { return active() == "Apps Window" })
+}

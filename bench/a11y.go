@@ -40,6 +40,14 @@ func benchA11y(ctx context.Context, d *desktop, o options, t *table) error {
 		return err
 	}
 	apps := []struct{ name, app, want string }{{"Chromium page (about 1,000 nodes)", "chromium", `name="link 229"`}}
+	// the tests' GTK 3 window (python3-gi)
+	if py, err := filepath.Abs("agentd/atspi/testdata/gtkapp.py"); err == nil && fileExists(py) {
+		r, err := d.client.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "setsid /usr/bin/python3 " + py + " 'Bench Window' >/dev/null 2>&1 & echo $!"}})
+		if err != nil {
+			return err
+		}
+		apps = append(apps, struct{ name, app, want string }{"GTK 3 window", strings.TrimSpace(r.Stdout), `name="Press Me"`})
+	}
 	// LibreOffice publishes its tree only through its GTK 3 plugin
 	// (Debian: libreoffice-gtk3)
 	if _, err := exec.LookPath("libreoffice"); err == nil && fileExists("/usr/lib/libreoffice/program/libvclplug_gtk3lo.so") {
@@ -69,6 +77,13 @@ func benchA11y(ctx context.Context, d *desktop, o options, t *table) error {
 		}
 		t.row(a.name, ds, 0, fmt.Sprintf("%d nodes, p95 %s", nodes, short(percentile(ds, 0.95))))
 	}
+	// the element list (hermes' ax capture, set-of-marks) reads less of
+	// each object
+	ds, err := timeIt(o.a11yReads, func() error { _, err := d.fetch(ctx, apps[0].app, "list"); return err })
+	if err != nil {
+		return err
+	}
+	t.row(apps[0].name+", element list", ds, 0, "p95 "+short(percentile(ds, 0.95)))
 	// concurrent readers
 	var reads, fails atomic.Int64
 	var mu sync.Mutex
@@ -104,7 +119,12 @@ func benchA11y(ctx context.Context, d *desktop, o options, t *table) error {
 
 // fetchTree reads the XML uncached.
 func (d *desktop) fetchTree(ctx context.Context, app string) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url+"/v1/accessibility?format=xml&fresh=true&app="+app, nil)
+	return d.fetch(ctx, app, "xml")
+}
+
+// fetch reads the tree uncached in a format.
+func (d *desktop) fetch(ctx context.Context, app, format string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url+"/v1/accessibility?format="+format+"&fresh=true&app="+app, nil)
 	if err != nil {
 		return "", err
 	}

@@ -51,3 +51,14 @@ func (s *Session) ElementAction(ctx context.Context, a api.ElementAction) error 
 	s.record(ctx, "element_action", a, nil, err, start, nil)
 	return err
 }
+
+// Apps lists the applications on the desktop's accessibility bus.
+func (s *Session) Apps(ctx context.Context) ([]api.App, error) {
+	if err := s.live(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	apps, err := s.client.Apps(ctx)
+	s.record(ctx, "accessibility_apps", nil, nil, err, start, nil)
+	return apps, err
+}

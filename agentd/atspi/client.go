@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -35,6 +36,8 @@ const (
 	DefaultCacheTTL    = time.Second
 )
 
+var errNotAsked = errors.New("atspi: call not made")
+
 // ErrNoBus says no accessibility bus could be found.
 var ErrNoBus = errors.New("atspi: no accessibility bus (set AT_SPI_BUS_ADDRESS or run at-spi-bus-launcher on the session bus)")
 
@@ -44,6 +47,12 @@ type Options struct {
 	AppBudget   time.Duration // time one application's tree may take
 	Concurrency int           // applications read at once, and calls in flight per application
 	CacheTTL    time.Duration // longest reuse of an unchanged application's tree
+	// Walk reads every tree object by object even where the application
+	// answers AT-SPI's Cache interface (for comparing the two ways).
+	Walk bool
+	// NoPeer calls applications over the bus only, never over the
+	// peer-to-peer connections they offer.
+	NoPeer bool
 	// SessionBus is the session bus address to ask for the accessibility
 	// bus; empty uses AT_SPI_BUS_ADDRESS, else DBUS_SESSION_BUS_ADDRESS.
 	SessionBus string
@@ -56,17 +65,25 @@ type Client struct {
 	opt  Options
 
 	mu    sync.Mutex
-	cache map[string]*appEntry // by application bus name
-	hung  map[string]time.Time // applications that timed out, and when
+	cache map[string]*appEntry         // by application bus name
+	hung  map[string]time.Time         // applications that timed out, and when
+	roles map[string]map[uint32]string // role names by role number, by application
+	peers map[string]*dbus.Conn        // peer-to-peer connections by application (nil: none)
 
 	sigs chan *dbus.Signal
 	done chan struct{}
+
+	fromCache, walked atomic.Int64 // trees read each way
 }
 
+// Stats counts the application trees read since Dial: through the
+// applications' Cache interface, and object by object.
+func (c *Client) Stats() (fromCache, walked int64) { return c.fromCache.Load(), c.walked.Load() }
+
 type appEntry struct {
-	node *Node
-	at   time.Time
-	gen  uint64
+	node   *Node
+	at     time.Time
+	detail Detail
 }
 
 // BusAddress finds the accessibility bus: the answer of org.a11y.Bus on
@@ -120,7 +137,7 @@ func Dial(ctx context.Context, opt Options) (*Client, error) {
 	if opt.CacheTTL <= 0 {
 		opt.CacheTTL = DefaultCacheTTL
 	}
-	c := &Client{conn: conn, opt: opt, cache: map[string]*appEntry{}, hung: map[string]time.Time{},
+	c := &Client{conn: conn, opt: opt, cache: map[string]*appEntry{}, hung: map[string]time.Time{}, roles: map[string]map[uint32]string{}, peers: map[string]*dbus.Conn{},
 		sigs: make(chan *dbus.Signal, 256), done: make(chan struct{})}
 	c.subscribe(ctx)
 	return c, nil
@@ -170,6 +187,14 @@ func (c *Client) Close() error {
 	default:
 		close(c.done)
 	}
+	c.mu.Lock()
+	for _, p := range c.peers {
+		if p != nil {
+			p.Close()
+		}
+	}
+	c.peers = map[string]*dbus.Conn{}
+	c.mu.Unlock()
 	return c.conn.Close()
 }
 
@@ -209,7 +234,7 @@ func ParseID(id string) (Ref, error) {
 func (c *Client) call(ctx context.Context, r Ref, method string, args ...any) *dbus.Call {
 	cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
 	defer cancel()
-	return c.conn.Object(r.Bus, dbus.ObjectPath(r.Path)).CallWithContext(cctx, method, 0, args...)
+	return c.connFor(r.Bus).Object(r.Bus, dbus.ObjectPath(r.Path)).CallWithContext(cctx, method, 0, args...)
 }
 
 // async starts one method call; the answer arrives on the returned call's
@@ -221,11 +246,14 @@ type pending struct {
 
 func (c *Client) async(ctx context.Context, r Ref, method string, args ...any) pending {
 	cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
-	call := c.conn.Object(r.Bus, dbus.ObjectPath(r.Path)).GoWithContext(cctx, method, 0, make(chan *dbus.Call, 1), args...)
+	call := c.connFor(r.Bus).Object(r.Bus, dbus.ObjectPath(r.Path)).GoWithContext(cctx, method, 0, make(chan *dbus.Call, 1), args...)
 	return pending{call: call, cancel: cancel}
 }
 
 func (p pending) wait() *dbus.Call {
+	if p.call == nil { // never started
+		return &dbus.Call{Err: errNotAsked}
+	}
 	<-p.call.Done
 	p.cancel()
 	return p.call
@@ -243,4 +271,60 @@ func isTimeout(err error) bool {
 		return true
 	}
 	return strings.Contains(err.Error(), "deadline exceeded")
+}
+
+// connFor is the connection calls to an application go over: its own
+// peer-to-peer connection when it offered one (no bus daemon in between),
+// else the bus.
+func (c *Client) connFor(bus string) *dbus.Conn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.peers[bus]; p != nil && p.Connected() {
+		return p
+	}
+	return c.conn
+}
+
+// peer opens the peer-to-peer connection an application offers through
+// org.a11y.atspi.Application.GetApplicationBusAddress (at-spi2-atk's
+// bridge: GTK, Chromium, LibreOffice), once per application.
+func (c *Client) peer(ctx context.Context, app Ref) {
+	if c.opt.NoPeer {
+		return
+	}
+	c.mu.Lock()
+	_, tried := c.peers[app.Bus]
+	if !tried {
+		c.peers[app.Bus] = nil
+	}
+	c.mu.Unlock()
+	if tried {
+		return
+	}
+	var addr string
+	cctx, cancel := context.WithTimeout(ctx, min(c.opt.CallTimeout, 500*time.Millisecond))
+	defer cancel()
+	err := c.conn.Object(app.Bus, dbus.ObjectPath(app.Path)).CallWithContext(cctx, "org.a11y.atspi.Application.GetApplicationBusAddress", 0).Store(&addr)
+	if err != nil || addr == "" {
+		return
+	}
+	conn, err := dbus.Dial(addr, dbus.WithContext(context.WithoutCancel(ctx)))
+	if err != nil {
+		return
+	}
+	// a stopped application accepts the connection but never answers
+	authed := make(chan error, 1)
+	go func() { authed <- conn.Auth(nil) }()
+	select {
+	case err = <-authed:
+	case <-cctx.Done():
+		err = cctx.Err()
+	}
+	if err != nil {
+		conn.Close()
+		return
+	}
+	c.mu.Lock()
+	c.peers[app.Bus] = conn
+	c.mu.Unlock()
 }

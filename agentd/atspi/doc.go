@@ -15,6 +15,23 @@
 // read as usual; an application that timed out is probed with a short call
 // before its tree is read again.
 //
+// Reading: where an application answers AT-SPI's Cache interface (GTK 3,
+// LibreOffice and Chromium through at-spi2-atk), one GetItems call gives
+// the skeleton of its tree (objects, parents, indexes, child counts,
+// interfaces, names, roles, descriptions, states); only what the caller's
+// Detail needs is then asked object by object, pipelined (attributes,
+// text, values, actions, and extents of showing objects). Objects the
+// cache lacks (the children of objects that manage their descendants,
+// such as a sheet's cells, menus whose order the cache does not give, ones
+// not cached yet) are walked, and applications without a cache are walked
+// entirely. Chromium exposes its whole tree only once asked for
+// attributes, so every read asks for the application object's.
+//
+// Applications that offer a peer-to-peer connection
+// (org.a11y.atspi.Application.GetApplicationBusAddress, at-spi2-atk's
+// bridge) are called over it, without the bus daemon in between: a
+// Chromium page's tree reads in about two thirds of the time.
+//
 // Caching: the tree of each application is kept and reused until AT-SPI
 // reports a change in it (the object, window and focus events, which the
 // client registers with the registry daemon so applications emit them) or

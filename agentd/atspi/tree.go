@@ -103,7 +103,27 @@ type SnapshotOptions struct {
 	App string
 	// Fresh ignores the cache.
 	Fresh bool
+	// Detail is what the caller will read of each object; less detail
+	// costs fewer calls.
+	Detail Detail
 }
+
+// Detail says which data of each object a snapshot reads.
+type Detail int
+
+const (
+	// DetailFull reads everything the Node holds (for JSON).
+	DetailFull Detail = iota
+	// DetailXML reads what OSWorld's XML shows: all but descriptions.
+	DetailXML
+	// DetailList reads what the element list and set-of-marks show:
+	// no descriptions or attributes; text only of editable objects,
+	// values and actions only of showing ones.
+	DetailList
+)
+
+// covers reports whether a tree read at detail d serves a read at want.
+func (d Detail) covers(want Detail) bool { return d <= want }
 
 // state names in AT-SPI's numbering (AtspiStateType).
 var stateNames = []string{"invalid", "active", "armed", "busy", "checked", "collapsed", "defunct", "editable",
@@ -210,7 +230,7 @@ func (c *Client) Snapshot(ctx context.Context, opt SnapshotOptions) (*Desktop, e
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			d.Apps[i] = c.app(ctx, a, opt.Fresh)
+			d.Apps[i] = c.app(ctx, a, opt.Fresh, opt.Detail)
 		})
 	}
 	wg.Wait()
@@ -224,12 +244,12 @@ func (c *Client) Snapshot(ctx context.Context, opt SnapshotOptions) (*Desktop, e
 }
 
 // app reads one application's tree, from the cache when unchanged.
-func (c *Client) app(ctx context.Context, a *Node, fresh bool) *Node {
+func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail) *Node {
 	c.mu.Lock()
 	e := c.cache[a.Ref.Bus]
 	hungAt, wasHung := c.hung[a.Ref.Bus]
 	c.mu.Unlock()
-	if !fresh && e != nil && time.Since(e.at) < c.opt.CacheTTL {
+	if !fresh && e != nil && time.Since(e.at) < c.opt.CacheTTL && e.detail.covers(detail) {
 		return e.node
 	}
 	if a.Partial { // its name did not come: it is not answering
@@ -248,8 +268,24 @@ func (c *Client) app(ctx context.Context, a *Node, fresh bool) *Node {
 	}
 	actx, cancel := context.WithTimeout(ctx, c.opt.AppBudget)
 	defer cancel()
-	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency)}
-	n := w.node(a.Ref, 1, "")
+	c.peer(actx, a.Ref)
+	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency), detail: detail}
+	// Chromium exposes its whole tree (its own views and the pages) only
+	// once an assistive technology has asked for attributes: ask for the
+	// application object's, whatever the detail
+	wake := c.async(actx, a.Ref, ifAccessible+".GetAttributes")
+	var n *Node
+	ok := false
+	if !c.opt.Walk {
+		n, ok = w.fromCache(a.Ref)
+	}
+	if ok {
+		c.fromCache.Add(1)
+	} else {
+		c.walked.Add(1)
+		n = w.node(a.Ref, 1, "")
+	}
+	wake.wait()
 	n.PID = a.PID
 	if n.Name == "" {
 		n.Name = a.Name
@@ -260,7 +296,7 @@ func (c *Client) app(ctx context.Context, a *Node, fresh bool) *Node {
 	c.markHung(a.Ref.Bus, timedOut)
 	if !n.Partial && !timedOut {
 		c.mu.Lock()
-		c.cache[a.Ref.Bus] = &appEntry{node: n, at: time.Now()}
+		c.cache[a.Ref.Bus] = &appEntry{node: n, at: time.Now(), detail: detail}
 		c.mu.Unlock()
 	}
 	return n
@@ -281,6 +317,8 @@ type walker struct {
 	c   *Client
 	ctx context.Context
 	sem chan struct{} // calls in flight for this application
+	// detail is what to read of each object
+	detail Detail
 
 	mu       sync.Mutex
 	timedOut bool
@@ -353,7 +391,8 @@ func (w *walker) node(r Ref, depth int, flag string) *Node {
 	return n
 }
 
-// fill reads the node's own properties in two pipelined rounds.
+// fill reads the node's own properties in two pipelined rounds, the
+// description and attributes only when the walker's detail wants them.
 func (w *walker) fill(n *Node) {
 	r := n.Ref
 	ctx := w.ctx
@@ -362,26 +401,32 @@ func (w *walker) fill(n *Node) {
 	// process (libdbus: "Array or variant type requires that type variant
 	// be written")
 	pname := w.c.async(ctx, r, ifProps+".Get", ifAccessible, "Name")
-	pdesc := w.c.async(ctx, r, ifProps+".Get", ifAccessible, "Description")
+	var pdesc, attrs pending
+	if w.detail == DetailFull {
+		pdesc = w.c.async(ctx, r, ifProps+".Get", ifAccessible, "Description")
+	}
 	state := w.c.async(ctx, r, ifAccessible+".GetState")
-	attrs := w.c.async(ctx, r, ifAccessible+".GetAttributes")
+	if w.detail != DetailList {
+		attrs = w.c.async(ctx, r, ifAccessible+".GetAttributes")
+	}
 	ifaces := w.c.async(ctx, r, ifAccessible+".GetInterfaces")
 
 	if err := role.wait().Store(&n.Role); err != nil {
 		w.note(err)
-		pname.wait()
-		pdesc.wait()
-		state.wait()
-		attrs.wait()
-		ifaces.wait()
+		for _, p := range []pending{pname, pdesc, state, attrs, ifaces} {
+			p.wait()
+		}
 		n.Partial, n.Error = true, err.Error()
 		return
 	}
-	n.Role = strings.TrimSpace(n.Role)
+	n.Role = trimRole(n.Role)
 	for _, p := range []struct {
 		call pending
 		to   *string
 	}{{pname, &n.Name}, {pdesc, &n.Description}} {
+		if p.call.call == nil {
+			continue
+		}
 		var v dbus.Variant
 		if err := p.call.wait().Store(&v); err == nil {
 			*p.to, _ = v.Value().(string)
@@ -395,20 +440,13 @@ func (w *walker) fill(n *Node) {
 	} else {
 		w.note(err)
 	}
-	var am map[string]string
-	if err := attrs.wait().Store(&am); err == nil {
-		keys := make([]string, 0, len(am))
-		for k := range am {
-			if k != "" {
-				keys = append(keys, k)
-			}
+	if attrs.call != nil {
+		var am map[string]string
+		if err := attrs.wait().Store(&am); err == nil {
+			n.Attrs = sortAttrs(am)
+		} else {
+			w.note(err)
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			n.Attrs = append(n.Attrs, Attr{k, am[k]})
-		}
-	} else {
-		w.note(err)
 	}
 	if err := ifaces.wait().Store(&n.Interfaces); err != nil {
 		w.note(err)
@@ -417,25 +455,51 @@ func (w *walker) fill(n *Node) {
 		n.Partial, n.Error = true, "application not answering"
 		return
 	}
+	w.data(n, false)
+}
 
-	// second round: the interfaces' data
+func trimRole(s string) string { return strings.TrimSpace(s) }
+
+// data reads what the object's interfaces hold (and its attributes when
+// attrs is set), pipelined: extents of visible showing objects, text,
+// value and actions.
+func (w *walker) data(n *Node, attrs bool) {
+	r := n.Ref
+	ctx := w.ctx
+	var pattrs pending
+	attrs = attrs && w.detail != DetailList
+	// a list needs the text of editable objects, and values and actions
+	// of what is on the screen
+	list := w.detail == DetailList
+	showing := n.Has("visible") && n.Has("showing")
+	if attrs {
+		pattrs = w.c.async(ctx, r, ifAccessible+".GetAttributes")
+	}
 	var ext, text, nact pending
 	var value [4]pending
 	var hasExt, hasText, hasValue, hasAct bool
-	if n.Implements("Component") && n.Has("visible") && n.Has("showing") {
+	if n.Implements("Component") && showing {
 		ext, hasExt = w.c.async(ctx, r, ifComponent+".GetExtents", uint32(0)), true
 	}
-	if n.Implements("Text") {
+	if n.Implements("Text") && (!list || showing && (n.Has("editable") || n.Role == "combo box")) {
 		text, hasText = w.c.async(ctx, r, ifText+".GetText", int32(0), int32(-1)), true
 	}
-	if n.Implements("Value") {
+	if n.Implements("Value") && (!list || showing) {
 		for i, k := range valueProps {
 			value[i] = w.c.async(ctx, r, ifProps+".Get", ifValue, k)
 		}
 		hasValue = true
 	}
-	if n.Implements("Action") {
+	if n.Implements("Action") && (!list || showing) {
 		nact, hasAct = w.c.async(ctx, r, ifAction+".GetActions"), true
+	}
+	if attrs {
+		var am map[string]string
+		if err := pattrs.wait().Store(&am); err == nil {
+			n.Attrs = sortAttrs(am)
+		} else {
+			w.note(err)
+		}
 	}
 	n.Image = n.Implements("Image")
 	n.Selection = n.Implements("Selection")
@@ -491,6 +555,21 @@ func (w *walker) fill(n *Node) {
 			w.note(err)
 		}
 	}
+}
+
+func sortAttrs(am map[string]string) []Attr {
+	keys := make([]string, 0, len(am))
+	for k := range am {
+		if k != "" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	out := make([]Attr, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, Attr{k, am[k]})
+	}
+	return out
 }
 
 var valueProps = [4]string{"CurrentValue", "MinimumValue", "MaximumValue", "MinimumIncrement"}

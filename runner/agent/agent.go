@@ -62,11 +62,44 @@ type Request struct {
 
 // Observation is what the agent sees before a step.
 type Observation struct {
-	// Screenshot is the screen as a PNG image (base64 in JSON).
+	// Screenshot is the screen as a PNG image (base64 in JSON); with
+	// observation type som, the screen with the interactable elements
+	// boxed and numbered.
 	Screenshot []byte `json:"screenshot"`
 	// Width and Height are the image's size in pixels.
 	Width  int `json:"width"`
 	Height int `json:"height"`
+	// AccessibilityTree is the desktop's accessibility tree in OSWorld's
+	// XML (observation types a11y_tree and screenshot_a11y_tree).
+	AccessibilityTree string `json:"accessibility_tree,omitempty"`
+	// Elements lists the interactable elements, one per line
+	// (`[3] push button "OK" @(x,y,w,h) id=...`), numbered as the som
+	// image marks them (types a11y_tree, screenshot_a11y_tree and som).
+	Elements string `json:"elements,omitempty"`
+	// AccessibilityPartial says an application did not answer in time:
+	// its part of the tree is missing or cut.
+	AccessibilityPartial bool `json:"accessibility_partial,omitempty"`
+	// AccessibilityError says why the tree could not be read at all (a
+	// desktop without an accessibility bus); the screenshot still comes.
+	AccessibilityError string `json:"accessibility_error,omitempty"`
+}
+
+// Observation types an agent can ask for, OSWorld's names.
+const (
+	ObserveScreenshot     = "screenshot"           // the screenshot alone (the default)
+	ObserveA11yTree       = "a11y_tree"            // the tree and the element list (and the screenshot)
+	ObserveScreenshotTree = "screenshot_a11y_tree" // the screenshot, the tree and the element list
+	ObserveSetOfMarks     = "som"                  // the marked screenshot and the element list
+)
+
+// ObservationTypes lists the observation types.
+var ObservationTypes = []string{ObserveScreenshot, ObserveA11yTree, ObserveScreenshotTree, ObserveSetOfMarks}
+
+// ObservationTyper is implemented by agents that ask for more than a
+// screenshot from the first step on; a Response's ObservationType
+// changes it for the steps after.
+type ObservationTyper interface {
+	ObservationType() string
 }
 
 // Turn is one earlier step: the calls the agent made and what each
@@ -107,8 +140,11 @@ type Response struct {
 	Dialect string `json:"dialect,omitempty"`
 	// Calls are the tool calls to make, in order.
 	Calls []task.Call `json:"calls,omitempty"`
-	Done  bool        `json:"done,omitempty"`
-	Fail  bool        `json:"fail,omitempty"`
+	// ObservationType, when set, is what the next steps' observations
+	// carry (one of ObservationTypes).
+	ObservationType string `json:"observation_type,omitempty"`
+	Done            bool   `json:"done,omitempty"`
+	Fail            bool   `json:"fail,omitempty"`
 	// Text is what the agent said beside its calls (a model's
 	// reasoning); recorded in the trajectory.
 	Text string `json:"text,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 //	{"task_id": "files-copy-notes",
 //	 "instruction": "Copy ~/notes.txt into ~/Documents.",
 //	 "step": 0,
-//	 "observation": {"screenshot": "<base64 PNG>", "width": 1280, "height": 800},
+//	 "observation": {"screenshot": "<base64 PNG>", "width": 1280, "height": 800,
+//	                 "accessibility_tree": "<desktop-frame ...>", "elements": "[1] push button ..."},
 //	 "history": [{"step": 0, "calls": [{"dialect": "anthropic", "tool": "bash", "args": {...}}],
 //	              "results": [{"text": "...", "is_error": false}]}],
 //	 "state": <what the server returned last step, if anything>}
@@ -32,7 +34,10 @@ import (
 //	 "text": "optional commentary", "state": <any JSON, handed back next step>}
 //
 // A call's "dialect" overrides the response's; with neither, the
-// session's dialect is used. "done" or "fail" end the episode after the
+// session's dialect is used. "observation_type" (screenshot, a11y_tree,
+// screenshot_a11y_tree, som) sets what the next observations carry; the
+// first steps' comes from the URL's fragment (#observation=som). "done"
+// or "fail" end the episode after the
 // calls run; an answer with neither and no calls just looks again. Any status other than 2xx, or a body that is not such an
 // object, fails the task as an agent error (not retried).
 type HTTP struct {
@@ -43,7 +48,14 @@ type HTTP struct {
 	// Client makes the requests; nil means one with a 10 minute timeout
 	// (a model may think long).
 	Client *http.Client
+	// Observe is the observation type of the first steps (empty: a
+	// screenshot); [FromSpec] takes it from the URL's fragment,
+	// #observation=TYPE, which is not sent.
+	Observe string
 }
+
+// ObservationType is the observation type of the first step.
+func (h HTTP) ObservationType() string { return h.Observe }
 
 // maxAnswer bounds an agent server's answer.
 const maxAnswer = 16 << 20
@@ -106,6 +118,9 @@ func decodeResponse(b []byte) (Response, error) {
 		if len(c.Args) > 0 && !bytes.HasPrefix(bytes.TrimSpace(c.Args), []byte("{")) {
 			return Response{}, fmt.Errorf("agent answer: calls[%d].args: want a JSON object, got %s", i, clip(string(c.Args), 80))
 		}
+	}
+	if out.ObservationType != "" && !slices.Contains(ObservationTypes, out.ObservationType) {
+		return Response{}, fmt.Errorf("agent answer: observation_type: %q is not one of %s", out.ObservationType, strings.Join(ObservationTypes, ", "))
 	}
 	if out.Done && out.Fail {
 		return Response{}, fmt.Errorf("agent answer: done and fail both set")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/containerd/errdefs"
@@ -61,7 +62,17 @@ func FromSpec(spec string, o SpecOptions) (Agent, error) {
 		if len(spec) == len(name)+len("://") {
 			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("%q has no host", spec))
 		}
-		return HTTP{URL: spec, Token: string(o.HTTPToken)}, nil
+		u, frag, _ := strings.Cut(spec, "#")
+		h := HTTP{URL: u, Token: string(o.HTTPToken)}
+		if frag != "" {
+			q, err := url.ParseQuery(frag)
+			obs := q.Get("observation")
+			if err != nil || obs == "" || len(q) != 1 || !slices.Contains(ObservationTypes, obs) {
+				return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("%q: the fragment must be #observation=TYPE, TYPE one of %s", Redact(spec), strings.Join(ObservationTypes, ", ")))
+			}
+			h.Observe = obs
+		}
+		return h, nil
 	case name == "anthropic":
 		return NewAnthropic(AnthropicConfig{APIKey: o.AnthropicKey, BaseURL: o.AnthropicBaseURL, Model: cmp.Or(o.Model, arg)})
 	case name == "openai":

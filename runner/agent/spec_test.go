@@ -75,3 +75,22 @@ func typeName(v any) string {
 	}
 	return "?"
 }
+
+func TestFromSpecObservation(t *testing.T) {
+	a, err := FromSpec("http://127.0.0.1:9/step#observation=som", SpecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := a.(HTTP)
+	if !ok || h.URL != "http://127.0.0.1:9/step" || h.ObservationType() != ObserveSetOfMarks {
+		t.Fatalf("%#v", a)
+	}
+	for _, bad := range []string{"http://h/step#observation=tree", "http://h/step#som", "http://h/step#observation=som&x=1"} {
+		if _, err := FromSpec(bad, SpecOptions{}); err == nil || !strings.Contains(err.Error(), "#observation=TYPE, TYPE one of screenshot, a11y_tree, screenshot_a11y_tree, som") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if _, err := decodeResponse([]byte(`{"observation_type":"xml"}`)); err == nil || !strings.Contains(err.Error(), `observation_type: "xml" is not one of`) {
+		t.Errorf("bad observation_type: %v", err)
+	}
+}

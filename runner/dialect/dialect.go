@@ -62,6 +62,14 @@ type WindowControl interface {
 	ChangeWindow(ctx context.Context, id uint32, action string, place api.WindowPlacement) error
 }
 
+// AppLister is implemented by desktops that list the applications on
+// their accessibility bus (agentd's AT-SPI): hermes' list_apps and
+// focus_app name applications as they name themselves, with their
+// windows found by process id.
+type AppLister interface {
+	Apps(ctx context.Context) ([]api.App, error)
+}
+
 // Accessible is implemented by desktops that read accessibility trees
 // (agentd's AT-SPI): hermes' som and ax captures and element targeting,
 // Anthropic's click_element and type_into_element. Without it those answer

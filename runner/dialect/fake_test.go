@@ -33,6 +33,9 @@ type fakeConfig struct {
 	// Appear are windows that open with the first command run through
 	// Exec (a terminal started by open_terminal).
 	Appear []api.Window `json:"appear"`
+	// Apps are the applications on the accessibility bus; when set, the
+	// desktop is an AppLister too.
+	Apps []api.App `json:"apps"`
 	// Clipboard is the clipboard's text.
 	Clipboard string `json:"clipboard"`
 	// Shells are the shell sessions agentd keeps.
@@ -107,6 +110,14 @@ func (f *fakeDesktop) desktop() Desktop {
 	without := func(s string) bool { return slices.Contains(f.cfg.Without, s) }
 	wm, clip, sh := !without("window_manager"), !without("clipboard"), !without("shell_host")
 	switch {
+	case f.cfg.Apps != nil && wm && clip && sh:
+		return struct {
+			Desktop
+			WindowManager
+			ClipboardAccess
+			ShellHost
+			AppLister
+		}{f, f, f, f, fakeApps{f}}
 	case wm && clip && sh:
 		return f
 	case wm && clip:
@@ -144,6 +155,14 @@ func (f *fakeDesktop) desktop() Desktop {
 		}{f, f}
 	}
 	return struct{ Desktop }{f}
+}
+
+// fakeApps lists the fake's accessibility bus.
+type fakeApps struct{ f *fakeDesktop }
+
+func (a fakeApps) Apps(context.Context) ([]api.App, error) {
+	a.f.log("apps -> %d", len(a.f.cfg.Apps))
+	return slices.Clone(a.f.cfg.Apps), nil
 }
 
 func (f *fakeDesktop) reset() { f.trace, f.inputs = nil, 0 }

@@ -316,49 +316,32 @@ func hermesWait(c *hermesCall) ([]api.Action, *Plan, error) {
 	return waitActions(secs), nil, nil
 }
 
-// apps answers list_apps and focus_app from the window list.
+// apps answers list_apps and focus_app from the applications on the
+// accessibility bus (their names and pids) and the window list (their
+// windows, by pid), either alone when the desktop has only one of them.
 func (hermes) apps(ctx context.Context, d Desktop, act string, m map[string]any) (Result, error) {
-	wm, ok := d.(WindowManager)
-	if !ok {
+	wm, hasWM := d.(WindowManager)
+	lister, hasApps := d.(AppLister)
+	if !hasWM {
 		return errorResult(fmt.Sprintf("%s is not available: this desktop does not list its windows", act)), nil
 	}
 	wins, err := wm.Windows(ctx)
 	if err != nil {
 		return Result{}, fmt.Errorf("list windows: %w", err)
 	}
+	var accs []api.App
+	if hasApps {
+		// without an accessibility bus the windows alone answer
+		accs, _ = lister.Apps(ctx)
+	}
 	if act == "list_apps" {
-		type app struct {
-			Name    string   `json:"name"`
-			PID     int      `json:"pid,omitempty"`
-			Windows []string `json:"windows"`
-			Active  bool     `json:"active"`
-		}
-		byName := map[string]*app{}
-		for _, w := range wins {
-			n := w.Class
-			if n == "" {
-				n = w.Title
-			}
-			a := byName[n]
-			if a == nil {
-				a = &app{Name: n, PID: w.PID}
-				byName[n] = a
-			}
-			a.Windows = append(a.Windows, w.Title)
-			a.Active = a.Active || w.Active
-		}
-		out := make([]app, 0, len(byName))
-		for _, a := range byName {
-			out = append(out, *a)
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-		return jsonResult(map[string]any{"apps": out}), nil
+		return jsonResult(map[string]any{"apps": appList(accs, wins)}), nil
 	}
 	name, _ := m["app"].(string)
 	if strings.TrimSpace(name) == "" {
 		return errorResult("focus_app needs app, the application's name"), nil
 	}
-	w, ok := matchWindow(wins, name)
+	w, ok := appWindow(accs, wins, name)
 	if !ok {
 		return errorResult(fmt.Sprintf("no open window belongs to an application matching %q; list_apps shows the open ones", name)), nil
 	}
@@ -369,6 +352,86 @@ func (hermes) apps(ctx context.Context, d Desktop, act string, m map[string]any)
 		return Result{}, fmt.Errorf("activate window: %w", err)
 	}
 	return textResult(fmt.Sprintf("Focused %q.", w.Title)), nil
+}
+
+// listedApp is one application of list_apps.
+type listedApp struct {
+	Name    string   `json:"name"`
+	PID     int      `json:"pid,omitempty"`
+	Windows []string `json:"windows"`
+	Active  bool     `json:"active"`
+	// Accessible says the application publishes its accessibility tree:
+	// capture with app= reads its elements.
+	Accessible bool `json:"accessible,omitempty"`
+}
+
+// appList names the applications of the accessibility bus with their
+// windows (same pid), then groups the other windows by class.
+func appList(accs []api.App, wins []api.Window) []listedApp {
+	byPID := map[int]*listedApp{}
+	byName := map[string]*listedApp{}
+	var out []*listedApp
+	for _, a := range accs {
+		if a.Name == "" && a.PID == 0 {
+			continue
+		}
+		if a.PID != 0 && byPID[a.PID] != nil {
+			continue
+		}
+		l := &listedApp{Name: a.Name, PID: a.PID, Windows: []string{}, Accessible: true}
+		if a.PID != 0 {
+			byPID[a.PID] = l
+		}
+		out = append(out, l)
+	}
+	for _, w := range wins {
+		l := byPID[w.PID]
+		if w.PID == 0 || l == nil {
+			n := w.Class
+			if n == "" {
+				n = w.Title
+			}
+			l = byName[n]
+			if l == nil {
+				l = &listedApp{Name: n, PID: w.PID, Windows: []string{}}
+				byName[n] = l
+				out = append(out, l)
+			}
+		}
+		if l.Name == "" {
+			l.Name = w.Class
+		}
+		l.Windows = append(l.Windows, w.Title)
+		l.Active = l.Active || w.Active
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	list := make([]listedApp, len(out))
+	for i, l := range out {
+		list[i] = *l
+	}
+	return list
+}
+
+// appWindow finds the window focus_app activates: a window of the
+// accessibility bus's application whose name contains name (its active
+// window first), else a window whose title or class does.
+func appWindow(accs []api.App, wins []api.Window, name string) (api.Window, bool) {
+	low := strings.ToLower(strings.TrimSpace(name))
+	var found *api.Window
+	for _, a := range accs {
+		if a.PID == 0 || !strings.Contains(strings.ToLower(a.Name), low) {
+			continue
+		}
+		for i, w := range wins {
+			if w.PID == a.PID && (found == nil || w.Active) {
+				found = &wins[i]
+			}
+		}
+	}
+	if found != nil {
+		return *found, true
+	}
+	return matchWindow(wins, name)
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }

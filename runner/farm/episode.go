@@ -182,10 +182,19 @@ func (ep *episode) run(ctx context.Context) error {
 	cfg := ep.f.cfg
 	var history []agent.Turn
 	var state any
+	obsType := ""
+	if ot, ok := cfg.Agent.(agent.ObservationTyper); ok {
+		obsType = ot.ObservationType()
+	}
 	for ep.step < cfg.MaxSteps {
 		obs, err := ep.observe(ctx)
 		if err != nil {
 			ep.status, ep.what = StatusInfraError, "screenshot"
+			return err
+		}
+		observation := agent.Observation{Screenshot: obs.Data, Width: obs.Width, Height: obs.Height}
+		if err := ep.observeTree(ctx, obsType, &observation); err != nil {
+			ep.status, ep.what = StatusInfraError, "observation"
 			return err
 		}
 		rec := StepRecord{Step: ep.step, Time: time.Now().UTC()}
@@ -195,7 +204,7 @@ func (ep *episode) run(ctx context.Context) error {
 		began := time.Now()
 		resp, err := cfg.Agent.Step(ctx, agent.Request{
 			TaskID: ep.t.ID, Instruction: ep.t.Instruction, Step: ep.step, Task: ep.t,
-			Observation: agent.Observation{Screenshot: obs.Data, Width: obs.Width, Height: obs.Height},
+			Observation: observation,
 			History:     history, State: state,
 		})
 		rec.AgentMS = since(began)
@@ -207,6 +216,9 @@ func (ep *episode) run(ctx context.Context) error {
 			return err
 		}
 		state = resp.State
+		if resp.ObservationType != "" {
+			obsType = resp.ObservationType
+		}
 		rec.Text, rec.Calls, rec.Done, rec.Fail = resp.Text, resp.Calls, resp.Done, resp.Fail
 		if resp.Usage != nil {
 			rec.Usage = resp.Usage
@@ -363,6 +375,48 @@ func (ep *episode) observe(ctx context.Context) (shot, error) {
 		return shot{}, err
 	}
 	return shot{Data: sh.Data, MIMEType: "image/png", Width: sh.Width, Height: sh.Height}, nil
+}
+
+// observeTree adds what the observation type asks for beyond the
+// screenshot: OSWorld's XML tree and the element list, or the screenshot
+// with the elements marked. A desktop without an accessibility tree is no
+// failure of the task: the observation says why it has none.
+func (ep *episode) observeTree(ctx context.Context, typ string, o *agent.Observation) error {
+	if typ == "" || typ == agent.ObserveScreenshot {
+		return nil
+	}
+	began := time.Now()
+	defer func() { ep.o.ObserveMS += since(began) }()
+	if typ == agent.ObserveSetOfMarks {
+		m, err := ep.sess.SetOfMarks(ctx, "", 0)
+		if err != nil {
+			return treeError(ctx, err, o)
+		}
+		o.Screenshot, o.Width, o.Height = m.Image, m.Width, m.Height
+		o.Elements, o.AccessibilityPartial = m.List, m.Partial
+		return nil
+	}
+	x, err := ep.sess.AccessibilityXML(ctx, "")
+	if err != nil {
+		return treeError(ctx, err, o)
+	}
+	// the list comes from the tree just read (agentd's cache)
+	l, err := ep.sess.Accessibility(ctx, api.A11yList, "")
+	if err != nil {
+		return treeError(ctx, err, o)
+	}
+	o.AccessibilityTree, o.Elements, o.AccessibilityPartial = x, l.List, l.Partial
+	return nil
+}
+
+// treeError records why the tree is missing. The screenshot was just
+// taken, so the sandbox answers: a lost one fails the next screenshot.
+func treeError(ctx context.Context, err error, o *agent.Observation) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	o.AccessibilityError = err.Error()
+	return nil
 }
 
 // endAction is the OSWorld action a call that ended the episode stands
