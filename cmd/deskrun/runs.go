@@ -73,6 +73,7 @@ func (rc *runsCmd) start(ctx context.Context, args []string) error {
 	fs.StringVar(&req.AgentToken, "agent-token", os.Getenv("DESKRUN_AGENT_TOKEN"), "bearer token for an http agent server")
 	fs.IntVar(&req.Parallel, "parallel", 4, "tasks at once")
 	fs.IntVar(&req.Trials, "trials", 1, "times each task runs, each in a fresh sandbox")
+	fs.BoolVar(&req.Record, "record", false, "record a video of each task's desktop (in the run's folder and report)")
 	fs.IntVar(&req.MaxSteps, "max-steps", 30, "agent steps per task")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
 	retries := fs.Int("retries", 1, "more attempts after an infrastructure failure (never after an agent's)")

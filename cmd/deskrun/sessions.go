@@ -129,6 +129,7 @@ func (sc *sessionsCmd) create(ctx context.Context, args []string) error {
 	fs.StringVar(&req.Dialect, "dialect", "", "dialect of tool calls that name none (default the server's)")
 	fs.BoolVar(&req.Network, "network", false, "give the sandbox network egress")
 	fs.BoolVar(&req.Sudo, "sudo", false, "let the agent's user run sudo (docker sandboxes)")
+	fs.BoolVar(&req.Record, "record", false, "record a video of the desktop (GET /v1/sessions/{id}/recording)")
 	var envs, labels keyValues
 	fs.Var(&envs, "env", "K=V added to the sandbox's environment (repeatable)")
 	fs.Var(&labels, "label", "K=V label of the sandbox (repeatable)")
