@@ -182,8 +182,8 @@ func (s *Server) StartRecording(req api.RecordingRequest) (api.Recording, error)
 // its standard input, each stamped with the time it arrives (in
 // milliseconds: the input's frame rate is only its time base), encoded
 // to VP8 for a screen (sharp text: a low quantizer, a generous rate
-// bound) as fast as libvpx goes, keeping the variable frame rate, and
-// cut at maxBytes.
+// bound) as fast as libvpx goes, keeping the variable frame rate,
+// flushed every second and cut at maxBytes.
 func ffmpegArgs(w, h int, maxBytes int64, out string) []string {
 	return []string{
 		"-hide_banner", "-loglevel", "error", "-nostats",
@@ -195,6 +195,10 @@ func ffmpegArgs(w, h int, maxBytes int64, out string) []string {
 		// yuv420p needs even sizes: an odd screen loses its last column or row.
 		"-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-pix_fmt", "yuv420p",
 		"-fps_mode", "vfr", "-fs", strconv.FormatInt(maxBytes, 10),
+		// Written out at least every second, so that the file as far as
+		// written (GET while recording, or after a crash) holds the video
+		// up to about then.
+		"-flush_packets", "1", "-cluster_time_limit", "1000",
 		"-f", "webm", "-y", out,
 	}
 }
