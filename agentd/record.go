@@ -40,8 +40,9 @@ import (
 // embeds it in a <video>, libvpx encodes it in real time at a low cost
 // (-deadline realtime -cpu-used 8), and a WebM file cut short (a sandbox
 // killed) still plays up to its cut, where an MP4 without its moov atom
-// does not. ffmpeg is an image package (images/*/Dockerfile); without it
-// POST /v1/recording answers 501.
+// does not. ffmpeg is a package of the desktop and osworld images (not
+// of minimal, see images/README.md); without it POST /v1/recording
+// answers 501.
 
 // keepAlive is the longest gap between two frames: a frame of the
 // unchanged screen is written then, so that a video cut short still
@@ -126,7 +127,7 @@ func (s *Server) StartRecording(req api.RecordingRequest) (api.Recording, error)
 	}
 	ffmpeg, err := exec.LookPath("ffmpeg")
 	if err != nil {
-		return api.Recording{}, errdefs.ErrNotImplemented.WithMessage("recording: ffmpeg is not installed in the sandbox")
+		return api.Recording{}, errdefs.ErrNotImplemented.WithMessage("recording: ffmpeg is not installed in the sandbox (the deskrun/desktop and deskrun/osworld images have it, deskrun/minimal does not)")
 	}
 	conn, err := s.desk.get()
 	if err != nil {

@@ -87,8 +87,10 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	})
 	o.SandboxMS = since(began)
 	if err != nil {
-		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) {
-			return fail(StatusInfraError, "start sandbox", err), teardown // a bad request: no retry
+		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) || errdefs.IsNotImplemented(err) {
+			// A bad request, or one the image cannot serve (a recording
+			// without ffmpeg): no retry.
+			return fail(StatusInfraError, "start sandbox", err), teardown
 		}
 		o = fail(StatusInfraError, "start sandbox", err)
 		o.retry = !o.canceled && o.Status == StatusInfraError
