@@ -99,3 +99,34 @@ func ffmpegs(t testing.TB) int {
 	out, _ := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "-x", "ffmpeg").Output()
 	return len(strings.Fields(string(out)))
 }
+
+// TestRecordingCut: a video that reaches its size bound ends there, the
+// file final and about that size, and says it was cut.
+func TestRecordingCut(t *testing.T) {
+	testdesk.NeedProgram(t, "ffmpeg")
+	s, c := start(t)
+	// A screen that changes every frame: the xterm's clock.
+	sh(t, c, "xterm -geometry 100x40+0+0 -e sh -c 'while :; do date +%T.%N; sleep 0.05; done' >/dev/null 2>&1 &")
+	const max = 40_000
+	if _, err := s.StartRecording(api.RecordingRequest{FPS: 20, MaxBytes: max}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for s.rec.snapshot().State == api.RecordingRecording && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	rec, err := s.StopRecording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Cut || rec.Error != "" || rec.Bytes > max+max/2 {
+		t.Fatalf("recording %+v, want cut near %d bytes", rec, max)
+	}
+	if n := ffmpegs(t); n != 0 {
+		t.Fatalf("%d ffmpeg processes left", n)
+	}
+	v := testdesk.Probe(t, s.rec.path)
+	if v.Frames < 2 {
+		t.Errorf("the cut video: %+v", v)
+	}
+}

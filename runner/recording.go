@@ -63,6 +63,11 @@ func (s *Session) videoMS(t time.Time) *int64 {
 // saveRecording stops the video and copies it to the host; called by end
 // before the sandbox stops. It returns the file's path.
 func (s *Session) saveRecording(ctx context.Context) (string, error) {
+	if why := s.unreachable.Load(); why != nil {
+		// Its agentd does not answer: waiting for it would only delay
+		// the stop.
+		return "", fmt.Errorf("save recording: the sandbox is unreachable (%s)", *why)
+	}
 	s.mu.Lock()
 	dst := s.recordTo
 	s.mu.Unlock()

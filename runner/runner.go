@@ -1,7 +1,9 @@
 // Package runner turns sandboxes into sessions: a sandbox started through
 // a provider plus what a session remembers (its screen, the dialect state
 // with the last screenshot's size, held keys and buttons, shell consoles)
-// and its trajectory, every call appended to a JSONL file as it happens.
+// and its trajectory, every call appended to a JSONL file as it happens,
+// and, for a session created with "record": true, the video of its
+// desktop, saved on the host when it ends (see recording.go).
 // Its subpackages hold the dialects, tool definitions, task evaluation,
 // agents and the parallel farm.
 package runner
