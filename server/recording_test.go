@@ -160,7 +160,9 @@ func TestRecordedSession(t *testing.T) {
 			t.Fatalf("%s: %v %+v", script, err, r)
 		}
 	}
-	run("xsetroot -solid '#00c000'; xterm -geometry 60x10+0+0 >/dev/null 2>&1 &")
+	time.Sleep(time.Second) // so the video shows the desktop before the green
+	run("xsetroot -solid '#00c000'")
+	run("xterm -geometry 60x10+0+0 >/dev/null 2>&1 &")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		ws, _ := c.Windows(ctx, sess.ID)
 		if len(ws) > 0 {
@@ -241,6 +243,7 @@ func TestRecordedSession(t *testing.T) {
 	}
 	defer f.Close()
 	var inputs, saved int
+	var green *runner.TrajectoryLine
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		var l runner.TrajectoryLine
@@ -256,6 +259,10 @@ func TestRecordedSession(t *testing.T) {
 			t.Errorf("line %d: video_ms %d, want %d", l.N, *l.VideoMS, want)
 		}
 		switch l.Call {
+		case "exec":
+			if green == nil && strings.Contains(string(l.Args), "#00c000") {
+				green = &l
+			}
 		case "input":
 			inputs++
 			if *l.VideoMS <= 0 || float64(*l.VideoMS) > v.Duration*1000 {
@@ -267,6 +274,24 @@ func TestRecordedSession(t *testing.T) {
 	}
 	if inputs != 3 || saved != 1 {
 		t.Errorf("%d input lines and %d recording lines, want 3 and 1", inputs, saved)
+	}
+	// The video shows the green from the time the trajectory says the
+	// command ran, not before, and within 200 ms after it returned (a
+	// frame is taken every 100 ms at most).
+	if green == nil {
+		t.Fatal("no exec line of the xsetroot")
+	}
+	isGreen := func(sec float64) bool {
+		r, g, b, _ := testdesk.FrameAt(t, file, sec).At(1000, 700).RGBA()
+		return r>>8 < 40 && g>>8 > 160 && b>>8 < 40
+	}
+	before := float64(*green.VideoMS) / 1000
+	after := (float64(*green.VideoMS)+green.DurationMS)/1000 + 0.2
+	if before < 0 || isGreen(before) {
+		t.Errorf("the frame at %.2fs, before the xsetroot at %d ms, is green", before, *green.VideoMS)
+	}
+	if !isGreen(after) {
+		t.Errorf("the frame at %.2fs, after the xsetroot at %d ms, is not green", after, *green.VideoMS)
 	}
 }
 

@@ -87,3 +87,25 @@ func stderrOf(err error) string {
 	}
 	return ""
 }
+
+// FrameAt decodes the frame of the video at path that is on screen at
+// sec seconds: the last one that starts before it (in a video of
+// variable frame rate a frame lasts until the next).
+func FrameAt(t testing.TB, path string, sec float64) image.Image {
+	t.Helper()
+	NeedProgram(t, "ffmpeg")
+	out, err := exec.Command("ffmpeg", "-v", "error", "-i", path, "-t", strconv.FormatFloat(sec, 'f', 3, 64),
+		"-an", "-fps_mode", "passthrough", "-f", "image2pipe", "-c:v", "png", "-").Output()
+	if err != nil {
+		t.Fatalf("ffmpeg decode %s up to %.3fs: %v: %s", path, sec, err, stderrOf(err))
+	}
+	i := bytes.LastIndex(out, []byte("\x89PNG\r\n\x1a\n"))
+	if i < 0 {
+		t.Fatalf("ffmpeg decoded no frame of %s before %.3fs", path, sec)
+	}
+	img, err := png.Decode(bytes.NewReader(out[i:]))
+	if err != nil {
+		t.Fatalf("decode the frame at %.3fs of %s: %v", sec, path, err)
+	}
+	return img
+}
