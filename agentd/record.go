@@ -320,15 +320,19 @@ func (s *Server) recording(c echo.Context) error {
 		return errdefs.ErrNotFound.WithMessage("recording: none was started (POST /v1/recording starts one)")
 	}
 	rec := r.snapshot()
+	h := c.Response().Header()
+	h.Set(echo.HeaderCacheControl, "no-store")
+	h.Set(api.HeaderRecording, rec.State)
 	f, err := os.Open(r.path)
+	if errors.Is(err, os.ErrNotExist) && rec.State == api.RecordingRecording {
+		// The encoder has not opened its output yet: nothing written.
+		return c.Blob(http.StatusOK, api.RecordingMIMEType, nil)
+	}
 	if err != nil {
 		return errdefs.ErrNotFound.WithMessage("recording: no file: " + err.Error())
 	}
 	defer f.Close()
-	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, api.RecordingMIMEType)
-	h.Set(echo.HeaderCacheControl, "no-store")
-	h.Set(api.HeaderRecording, rec.State)
 	if rec.State == api.RecordingRecording {
 		// A growing file: send what is there now, as one body.
 		b, err := io.ReadAll(f)
