@@ -36,8 +36,9 @@ type RecordingRequest struct {
 	// A frame is only taken when the screen changed since the last one
 	// (and every few seconds regardless), so an idle screen costs little.
 	FPS int `json:"fps,omitempty"`
-	// MaxBytes bounds the file: past it the video ends (Cut is set).
-	// Default 512 MiB.
+	// MaxBytes bounds the file: once it is past it the video ends (Cut is
+	// set); the file is written a second of video at a time, so it may
+	// end up to that much larger. Default 512 MiB.
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 }
 
