@@ -51,7 +51,8 @@ unit:
 # replayed at parallel 1, 4 and 8 on local sandboxes, the browser (navigate
 # to a local page, browser_view of 1,000 elements, click to event), OSWorld's reset (a
 # fresh osworld session, an OSWorld-format task's setup, the first
-# screenshot) on local sandboxes, the metric calls on their fixtures
+# screenshot) on local sandboxes, the CPU a recorded sandbox costs (idle
+# and typing, three runs), the metric calls on their fixtures
 # (runner/task, five runs each), then, where a Docker
 # engine answers, the sandbox figures: cold start, warm-pool acquire, idle
 # memory and density.
@@ -61,6 +62,7 @@ bench: deps build
 	$(GO) test -run '^$$' -bench ActionToSettled -benchtime 10x ./agentd/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./agentd/browser/
 	$(GO) test -run '^$$' -bench VNC -benchtime 50x ./agentd/
+	$(GO) test -run '^$$' -bench RecordingCPU -benchtime 1x -count 3 ./agentd/
 	$(GO) test -run '^$$' -bench Reset -benchtime 20x ./server/osworld/
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./runner/task/
 	@if docker info >/dev/null 2>&1; then \

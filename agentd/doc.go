@@ -9,7 +9,9 @@
 // /v1/browser/{action}, package agentd/browser: Chromium on the desktop,
 // started on first use, or one started there with a DevTools port), and a
 // live view of the display as RFB over a WebSocket (GET /v1/vnc, package
-// agentd/rfb). Every
+// agentd/rfb), and a recording of it (POST, DELETE and GET /v1/recording:
+// VP8 in WebM, frames from its own capture piped to ffmpeg, see
+// record.go for why). Every
 // route but /healthz needs the
 // sandbox's bearer token. Commands it runs find the embedded pyautogui
 // module on PYTHONPATH, pointed at this agentd. Package agentd/client is its Go client.

@@ -80,6 +80,10 @@ type Server struct {
 	endLife context.CancelFunc
 	a11y    a11y
 
+	// recMu guards rec, the video under way or the last one.
+	recMu sync.Mutex
+	rec   *recorder
+
 	groupsMu sync.Mutex
 	groups   []int // process groups of exec'd commands
 }
@@ -213,6 +217,7 @@ func (s *Server) Display() string { return s.desk.display }
 // context's deadline), ends shell sessions and stops Xvfb.
 func (s *Server) Close(ctx context.Context) error {
 	s.endLife()
+	s.closeRecording()
 	err := s.http.Shutdown(ctx)
 	if s.local != nil {
 		s.local.Shutdown(ctx)
@@ -261,6 +266,9 @@ func (s *Server) Handler() http.Handler {
 	v1.PUT("/clipboard", s.setClipboard)
 	v1.GET("/ports/:port", s.port)
 	v1.GET("/vnc", s.vnc)
+	v1.POST("/recording", s.startRecording)
+	v1.DELETE("/recording", s.stopRecording)
+	v1.GET("/recording", s.recording)
 	return e
 }
 

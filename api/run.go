@@ -34,6 +34,10 @@ type CreateRunRequest struct {
 	Provider string `json:"provider,omitempty"`
 	Image    string `json:"image,omitempty"`
 	Screen   Screen `json:"screen,omitzero"`
+	// Record makes a video of every attempt's desktop, served with the
+	// run's files (GET /v1/runs/{id}/{task}/recording.webm) and embedded
+	// in its report; off by default.
+	Record bool `json:"record,omitempty"`
 	// Only keeps the tasks whose id matches one of these glob patterns
 	// (path.Match syntax; a plain id matches itself). Empty means all.
 	Only []string `json:"only,omitempty"`

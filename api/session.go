@@ -54,6 +54,11 @@ type CreateSessionRequest struct {
 	// session at a loopback address of the runner host, named in
 	// [Session.OSWorld]; off by default.
 	OSWorld bool `json:"osworld,omitempty"`
+	// Record makes a video of the session's desktop (VP8 in WebM) from
+	// its start to its end, served at GET /v1/sessions/{id}/recording,
+	// also after the session ended; off by default. The sandbox needs
+	// ffmpeg (the images have it), else the create answers 501.
+	Record bool `json:"record,omitempty"`
 }
 
 // Session describes a running session.
@@ -80,6 +85,11 @@ type Session struct {
 	Unreachable string `json:"unreachable,omitempty"`
 	// OSWorld is set for a session created with "osworld": true.
 	OSWorld *OSWorldAddrs `json:"osworld,omitempty"`
+	// Record says the session is recorded (created with "record": true);
+	// RecordingStartedAt is the video's time zero, to which the
+	// trajectory's video_ms refer.
+	Record             bool      `json:"record,omitempty"`
+	RecordingStartedAt time.Time `json:"recording_started_at,omitzero"`
 }
 
 // OSWorldAddrs are the loopback addresses ("127.0.0.1:port") of the runner

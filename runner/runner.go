@@ -1,12 +1,15 @@
 // Package runner turns sandboxes into sessions: a sandbox started through
 // a provider plus what a session remembers (its screen, the dialect state
 // with the last screenshot's size, held keys and buttons, shell consoles)
-// and its trajectory, every call appended to a JSONL file as it happens.
+// and its trajectory, every call appended to a JSONL file as it happens,
+// and, for a session created with "record": true, the video of its
+// desktop, saved on the host when it ends (see recording.go).
 // Its subpackages hold the dialects, tool definitions, task evaluation,
 // agents and the parallel farm.
 package runner
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -51,6 +54,11 @@ type Config struct {
 	// (its lines and screenshots); past it the trajectory ends with a
 	// line saying so. Zero means 256 MiB, negative no bound.
 	TrajectoryLimit int64
+	// RecordingDir receives the videos of sessions created with "record":
+	// true, <session>.webm, when they end (unless [Session.RecordTo] names
+	// another file). Empty means TrajectoryDir, or when that is empty too
+	// a temporary folder that Close removes.
+	RecordingDir string
 	// CallTimeout bounds each call to a sandbox (exec and shell waits get
 	// their own wait and half a minute more): past it the call answers a
 	// deadline error naming it. Zero means a minute.
@@ -92,6 +100,12 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+	// recordings are the videos of ended sessions by session id;
+	// recordDir is where they go by default, ownDir when the Manager made
+	// it (and removes it at Close).
+	recordings map[string]string
+	recordDir  string
+	ownDir     bool
 
 	stopWatch chan struct{} // closed by Close; ends watch
 	watchDone chan struct{}
@@ -138,7 +152,9 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.HealthInterval == 0 {
 		cfg.HealthInterval = 2 * time.Second
 	}
-	m := &Manager{cfg: cfg, log: cfg.Logger, sessions: map[string]*Session{}, stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	m := &Manager{cfg: cfg, log: cfg.Logger, sessions: map[string]*Session{}, recordings: map[string]string{},
+		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	m.recordDir = cmp.Or(cfg.RecordingDir, cfg.TrajectoryDir)
 	if cfg.HealthInterval > 0 {
 		go m.watch()
 	} else {
@@ -322,6 +338,15 @@ func (m *Manager) Create(ctx context.Context, req api.CreateSessionRequest) (_ *
 			return nil, err
 		}
 	}
+	if req.Record {
+		if s.recordDir, err = m.recordingDir(); err != nil {
+			return nil, err
+		}
+		s.onRecorded = m.recorded
+		if err := s.startRecording(ctx); err != nil {
+			return nil, err
+		}
+	}
 	s.info.CreatedAt = time.Now().UTC()
 	m.mu.Lock()
 	if m.closed {
@@ -420,5 +445,36 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	wg.Wait()
 	<-m.watchDone
+	m.mu.Lock()
+	if m.ownDir {
+		os.RemoveAll(m.recordDir)
+		clear(m.recordings)
+	}
+	m.mu.Unlock()
 	return errors.Join(errs...)
+}
+
+// recordingDir is the folder of the videos of ended sessions, made on
+// first use.
+func (m *Manager) recordingDir() (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.recordDir == "" {
+		dir, err := os.MkdirTemp("", "deskrun-recordings-")
+		if err != nil {
+			return "", fmt.Errorf("runner: make recording folder: %w", err)
+		}
+		m.recordDir, m.ownDir = dir, true
+	}
+	if err := os.MkdirAll(m.recordDir, 0o700); err != nil {
+		return "", fmt.Errorf("runner: make recording folder: %w", err)
+	}
+	return m.recordDir, nil
+}
+
+// recorded notes where the video of an ended session went.
+func (m *Manager) recorded(id, path string) {
+	m.mu.Lock()
+	m.recordings[id] = path
+	m.mu.Unlock()
 }

@@ -38,10 +38,16 @@ type Session struct {
 	// onTool is [Config.OnToolCall]; nil means none.
 	onTool func(dialect, tool string, res dialect.Result, err error)
 
-	// mu guards osworld and onEnd.
+	// mu guards osworld, onEnd and recordTo.
 	mu      sync.Mutex
 	osworld *api.OSWorldAddrs
 	onEnd   []func()
+	// recordTo is where the video goes when the session ends ([Session.RecordTo]);
+	// empty means <recordDir>/<id>.webm. onRecorded tells the Manager
+	// where it went.
+	recordTo   string
+	recordDir  string
+	onRecorded func(id, path string)
 
 	ended atomic.Bool
 	// unreachable holds why the sandbox stopped answering the Manager's
@@ -149,6 +155,17 @@ func (s *Session) end(ctx context.Context, why string) error {
 			res, err := s.client.Input(rctx, rel)
 			cancel()
 			s.record(ctx, "release", rel, res, err, start, nil)
+		}
+		if s.info.Record {
+			// The video is finalized and copied before the sandbox goes.
+			began := time.Now()
+			path, err := s.saveRecording(ctx)
+			if err != nil {
+				s.log.WarnContext(ctx, "recording lost", "err", err)
+				s.record(ctx, "recording", nil, nil, err, began, nil)
+			} else if s.onRecorded != nil {
+				s.onRecorded(s.info.ID, path)
+			}
 		}
 		err := s.prov.Stop(ctx, s.inst.ID)
 		if errdefs.IsNotFound(err) {

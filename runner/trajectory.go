@@ -23,7 +23,8 @@ type TrajectoryLine struct {
 	// "activate_window", "close_window", "shell_exec", "shell_view",
 	// "shell_wait", "shell_write", "shell_kill", "clipboard",
 	// "set_clipboard", "tool", "release" (keys and buttons released
-	// before the sandbox stops), "delete", or "trajectory_cut": the last
+	// before the sandbox stops), "recording" (the video saved on the
+	// host: its path, bytes, frames), "delete", or "trajectory_cut": the last
 	// line of a trajectory that reached its size limit (Error says so).
 	Call string `json:"call"`
 	// Within names the tool call ("anthropic/computer") that made this
@@ -33,6 +34,10 @@ type TrajectoryLine struct {
 	Result     json.RawMessage `json:"result,omitempty"`
 	Error      string          `json:"error,omitempty"`
 	DurationMS float64         `json:"duration_ms"`
+	// VideoMS is when the call began in the session's video, in
+	// milliseconds from its first frame; set when the session is recorded
+	// ("record": true), negative for calls before the video started.
+	VideoMS *int64 `json:"video_ms,omitempty"`
 	// Screenshot is the image the call returned, relative to the
 	// trajectory directory: "<session>/<n>.png".
 	Screenshot string `json:"screenshot,omitempty"`
@@ -90,10 +95,10 @@ type image struct {
 // record appends one call to the session's trajectory, if it keeps one.
 func (s *Session) record(ctx context.Context, call string, args, result any, err error, start time.Time, img *image) {
 	within, _ := ctx.Value(toolKey{}).(string)
-	s.traj.append(call, within, args, result, err, start, img)
+	s.traj.append(call, within, args, result, err, start, img, s.videoMS(start))
 }
 
-func (t *trajectory) append(call, within string, args, result any, err error, start time.Time, img *image) {
+func (t *trajectory) append(call, within string, args, result any, err error, start time.Time, img *image, videoMS *int64) {
 	if t == nil {
 		return
 	}
@@ -107,6 +112,7 @@ func (t *trajectory) append(call, within string, args, result any, err error, st
 		N: t.n, Time: start.UTC(), Call: call, Within: within,
 		Args: encode(args), Result: encode(result),
 		DurationMS: float64(time.Since(start).Microseconds()) / 1000,
+		VideoMS:    videoMS,
 	}
 	if err != nil {
 		line.Error = err.Error()

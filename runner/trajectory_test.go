@@ -22,9 +22,9 @@ func TestTrajectoryLimit(t *testing.T) {
 	big := make([]byte, 1500)
 	for i := range 20 {
 		big[0] = byte(i) // a new picture each time
-		tr.append("screenshot", "", map[string]int{"i": i}, nil, nil, time.Now(), &image{data: append([]byte(nil), big...), format: "png"})
+		tr.append("screenshot", "", map[string]int{"i": i}, nil, nil, time.Now(), &image{data: append([]byte(nil), big...), format: "png"}, nil)
 	}
-	tr.append("exec", "", map[string]string{"cmd": strings.Repeat("x", 100)}, nil, errors.New("late"), time.Now(), nil)
+	tr.append("exec", "", map[string]string{"cmd": strings.Repeat("x", 100)}, nil, errors.New("late"), time.Now(), nil, nil)
 	f, err := os.Open(filepath.Join(dir, "s1.jsonl"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -17,25 +18,43 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// TicketTTL is how long a live-view ticket stays valid.
+// TicketTTL is how long a ticket stays valid.
 const TicketTTL = 60 * time.Second
 
-// tickets are single-use credentials for one session's live view.
+// PassTTL is how long the cookie a ticket turns into on the recording
+// and run routes stays valid: the page it opened (a run's report, a
+// video) loads its images and seeks in its video with it.
+const PassTTL = 30 * time.Minute
+
+// passCookie names the cookie of a pass.
+const passCookie = "deskrun_pass"
+
+// tickets are single-use credentials for the URLs a browser opens, each
+// for one scope: a session's live view and recording ("session/<id>") or
+// a run's report and files ("run/<id>"). A ticket spent on a recording
+// or run route becomes a pass, a cookie for that scope's paths only that
+// lasts [PassTTL], since the page then loads further URLs (images, video
+// ranges) that cannot carry the ticket.
 type tickets struct {
 	mu sync.Mutex
 	m  map[string]ticket
 }
 
 type ticket struct {
-	session string
+	scope   string
 	expires time.Time
 	used    bool
+	pass    bool // a cookie's pass, not a ticket
 }
 
-func (t *tickets) issue(session string, now time.Time) api.Ticket {
+func newSecret() string {
 	b := make([]byte, 24)
 	rand.Read(b)
-	id := base64.RawURLEncoding.EncodeToString(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (t *tickets) add(scope string, pass bool, now time.Time, ttl time.Duration) (string, time.Time) {
+	id := newSecret()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
@@ -46,18 +65,24 @@ func (t *tickets) issue(session string, now time.Time) api.Ticket {
 			delete(t.m, k)
 		}
 	}
-	exp := now.Add(TicketTTL)
-	t.m[id] = ticket{session: session, expires: exp}
+	exp := now.Add(ttl)
+	t.m[id] = ticket{scope: scope, expires: exp, pass: pass}
+	return id, exp
+}
+
+func (t *tickets) issue(scope string, now time.Time) api.Ticket {
+	id, exp := t.add(scope, false, now, TicketTTL)
 	return api.Ticket{Ticket: id, ExpiresAt: exp.UTC()}
 }
 
-// check reports whether id is a valid ticket of session; consume marks it
-// used. The viewer page checks its ticket, the socket it opens uses it.
-func (t *tickets) check(id, session string, consume bool, now time.Time) bool {
+// check reports whether id is a valid ticket (or, with pass, a valid
+// pass) of scope; consume marks a ticket used. The viewer page checks its
+// ticket, the socket it opens uses it.
+func (t *tickets) check(id, scope string, pass, consume bool, now time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	v, ok := t.m[id]
-	if !ok || v.used || v.session != session || now.After(v.expires) {
+	if !ok || v.used || v.pass != pass || v.scope != scope || now.After(v.expires) {
 		return false
 	}
 	if consume {
@@ -67,33 +92,52 @@ func (t *tickets) check(id, session string, consume bool, now time.Time) bool {
 	return true
 }
 
-// ticketRoute reports whether the route accepts ?ticket= in place of the
-// bearer token, and whether using it spends the ticket.
-func ticketRoute(path string) (ok, consume bool) {
-	switch path {
+// ticketRoute says whether the route accepts ?ticket= in place of the
+// bearer token: its scope, whether using the ticket spends it, and the
+// path a pass cookie is given for ("" for none).
+func ticketRoute(c echo.Context) (scope string, consume bool, cookiePath string, ok bool) {
+	id := c.Param("id")
+	switch c.Path() {
 	case "/v1/sessions/:id/vnc":
-		return true, true
+		return "session/" + id, true, "", true
 	case "/v1/sessions/:id/view":
-		return true, false
+		return "session/" + id, false, "", true
+	case "/v1/sessions/:id/recording":
+		return "session/" + id, true, "/v1/sessions/" + url.PathEscape(id) + "/recording", true
+	case "/v1/runs/:id/report", "/v1/runs/:id/results", "/v1/runs/:id/:task/:file":
+		return "run/" + id, true, "/v1/runs/" + url.PathEscape(id) + "/", true
 	}
-	return false, false
+	return "", false, "", false
 }
 
 // ticketOK marks, in the echo context, a request a ticket let in.
 const ticketOK = "deskrun.ticket"
 
-// ticketAuth lets a request on a live-view route in by its ?ticket=, and
-// refuses (401) one whose ticket is unknown, spent, expired or for
-// another session; requests without a ticket go on to the bearer token.
+// ticketAuth lets a request on a ticket route in by its ?ticket= (or by
+// the pass cookie a ticket gave), and refuses (401) one whose ticket is
+// unknown, spent, expired or for another session or run; requests
+// without either go on to the bearer token.
 func (s *server) ticketAuth(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		t := c.QueryParam("ticket")
-		if t == "" || s.cfg.Token == "" {
+		if s.cfg.Token == "" {
 			return next(c)
 		}
-		ok, consume := ticketRoute(c.Path())
-		if !ok || !s.tickets.check(t, c.Param("id"), consume, time.Now()) {
-			return errdefs.ErrUnauthenticated.WithMessage("ticket: unknown, expired, already used or not for this session (POST /v1/sessions/{id}/tickets issues one)")
+		scope, consume, cookiePath, ok := ticketRoute(c)
+		t := c.QueryParam("ticket")
+		if t == "" {
+			if ck, err := c.Cookie(passCookie); ok && cookiePath != "" && err == nil &&
+				s.tickets.check(ck.Value, scope, true, false, time.Now()) {
+				c.Set(ticketOK, true)
+			}
+			return next(c)
+		}
+		if !ok || !s.tickets.check(t, scope, false, consume, time.Now()) {
+			return errdefs.ErrUnauthenticated.WithMessage("ticket: unknown, expired, already used or not for this session or run (POST /v1/sessions/{id}/tickets or /v1/runs/{id}/tickets issues one)")
+		}
+		if cookiePath != "" {
+			pass, exp := s.tickets.add(scope, true, time.Now(), PassTTL)
+			c.SetCookie(&http.Cookie{Name: passCookie, Value: pass, Path: cookiePath, Expires: exp,
+				MaxAge: int(PassTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: c.IsTLS()})
 		}
 		c.Set(ticketOK, true)
 		return next(c)
@@ -106,7 +150,17 @@ func (s *server) createTicket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, s.tickets.issue(sess.ID(), time.Now()))
+	return c.JSON(http.StatusCreated, s.tickets.issue("session/"+sess.ID(), time.Now()))
+}
+
+// createRunTicket answers POST /v1/runs/{id}/tickets: a ticket for the
+// run's report, results and task files.
+func (s *server) createRunTicket(c echo.Context) error {
+	run, err := s.cfg.Runs.Get(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, s.tickets.issue("run/"+run.ID, time.Now()))
 }
 
 //go:embed view/view.html

@@ -29,18 +29,31 @@ func TestTickets(t *testing.T) {
 	if !a.ExpiresAt.Equal(now.Add(TicketTTL).UTC()) || len(a.Ticket) < 32 {
 		t.Fatalf("ticket %+v", a)
 	}
-	if ts.check(a.Ticket, "s2", true, now) {
+	if ts.check(a.Ticket, "s2", false, true, now) {
 		t.Error("a ticket of s1 opened s2")
 	}
-	if !ts.check(a.Ticket, "s1", false, now) || !ts.check(a.Ticket, "s1", true, now) {
+	if !ts.check(a.Ticket, "s1", false, false, now) || !ts.check(a.Ticket, "s1", false, true, now) {
 		t.Fatal("a fresh ticket refused")
 	}
-	if ts.check(a.Ticket, "s1", true, now) || ts.check(a.Ticket, "s1", false, now) {
+	if ts.check(a.Ticket, "s1", false, true, now) || ts.check(a.Ticket, "s1", false, false, now) {
 		t.Error("a spent ticket accepted again")
 	}
 	b := ts.issue("s1", now)
-	if ts.check(b.Ticket, "s1", true, now.Add(TicketTTL+time.Second)) {
+	if ts.check(b.Ticket, "s1", false, true, now.Add(TicketTTL+time.Second)) {
 		t.Error("an expired ticket accepted")
+	}
+	if ts.check(b.Ticket, "s1", true, false, now) {
+		t.Error("a ticket accepted as a pass")
+	}
+	p, _ := ts.add("s1", true, now, PassTTL)
+	if ts.check(p, "s1", false, true, now) {
+		t.Error("a pass accepted as a ticket")
+	}
+	if !ts.check(p, "s1", true, false, now) || !ts.check(p, "s1", true, false, now.Add(PassTTL-time.Second)) {
+		t.Error("a pass refused within its time")
+	}
+	if ts.check(p, "s1", true, false, now.Add(PassTTL+time.Second)) || ts.check(p, "s2", true, false, now) {
+		t.Error("a pass accepted when expired or for another scope")
 	}
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"mime"
 	"net/http"
@@ -98,8 +99,13 @@ func (s *server) runTaskFile(c echo.Context) error {
 	switch {
 	case path.Ext(name) == ".jsonl":
 		ctype = "application/x-ndjson"
+	case path.Ext(name) == api.RecordingExtension:
+		ctype = api.RecordingMIMEType
 	case ctype == "":
 		ctype = echo.MIMEOctetStream
 	}
-	return c.Blob(http.StatusOK, ctype, b)
+	// Ranges answered, so that the report's videos seek.
+	c.Response().Header().Set(echo.HeaderContentType, ctype)
+	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, bytes.NewReader(b))
+	return nil
 }

@@ -93,7 +93,8 @@ type server struct {
 	m   *runner.Manager
 	cfg Config
 	log *slog.Logger
-	// tickets stand in for the token on the live-view routes.
+	// tickets stand in for the token on the live-view, recording and
+	// run routes.
 	tickets tickets
 	// ports is the transport of the port proxy.
 	ports *http.Transport
@@ -154,6 +155,7 @@ func newEcho(cfg Config) *echo.Echo {
 	v1.POST("/sessions/:id/tickets", s.createTicket)
 	v1.GET("/sessions/:id/vnc", s.vnc)
 	v1.GET("/sessions/:id/view", s.view)
+	v1.GET("/sessions/:id/recording", s.recording)
 	v1.GET("/sessions/:id/ports/:port", s.proxyPort)
 	v1.Match(portMethods, "/sessions/:id/ports/:port/*", s.proxyPort)
 	v1.GET("/tools", s.tools)
@@ -165,6 +167,7 @@ func newEcho(cfg Config) *echo.Echo {
 		v1.DELETE("/runs/:id", s.deleteRun)
 		v1.GET("/runs/:id/results", s.runResults)
 		v1.GET("/runs/:id/report", s.runReport)
+		v1.POST("/runs/:id/tickets", s.createRunTicket)
 		v1.GET("/runs/:id/:task/:file", s.runTaskFile)
 	}
 	if cfg.Metrics != nil {

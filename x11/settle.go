@@ -122,3 +122,15 @@ func (c *Conn) WaitIdle(quiet, timeout time.Duration) (Settle, error) {
 		}
 	}
 }
+
+// Changes reports how many times the screen has changed (DAMAGE
+// notifications on the root window) since the connection began watching
+// it, which the first call starts. A caller that polls it learns whether
+// anything was drawn between two looks without capturing the screen.
+func (c *Conn) Changes() (uint64, error) {
+	if err := c.startDamage(); err != nil {
+		return 0, fmt.Errorf("x11: watch the screen for changes: %w", err)
+	}
+	_, n := c.lastChange()
+	return n, nil
+}

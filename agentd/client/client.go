@@ -422,3 +422,46 @@ func (c *Client) DialVNC(ctx context.Context, viewOnly bool) (*websocket.Conn, e
 	ws.SetReadLimit(-1)
 	return ws, nil
 }
+
+// StartRecording starts the video of the display (POST /v1/recording).
+func (c *Client) StartRecording(ctx context.Context, r api.RecordingRequest) (api.Recording, error) {
+	var rec api.Recording
+	err := c.json(ctx, http.MethodPost, "/v1/recording", r, &rec)
+	return rec, err
+}
+
+// StopRecording ends the video and waits for its file to be final
+// (DELETE /v1/recording).
+func (c *Client) StopRecording(ctx context.Context) (api.Recording, error) {
+	var rec api.Recording
+	err := c.json(ctx, http.MethodDelete, "/v1/recording", nil, &rec)
+	return rec, err
+}
+
+// DownloadRecording copies the video's file (GET /v1/recording) to w
+// and returns the bytes copied; no recording is an errdefs not-found
+// error.
+func (c *Client) DownloadRecording(ctx context.Context, w io.Writer) (int64, error) {
+	const path = "/v1/recording"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.ep.Base+path, nil)
+	if err != nil {
+		return 0, err
+	}
+	if c.ep.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.ep.Token)
+	}
+	resp, err := c.ep.Client.Do(req)
+	if err != nil {
+		return 0, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("sandbox unreachable: agentd GET %s: %v", path, err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return 0, api.ErrorFromResponse(resp.StatusCode, b)
+	}
+	n, err := io.Copy(w, resp.Body)
+	if err != nil {
+		return n, fmt.Errorf("agentd GET %s: %w", path, err)
+	}
+	return n, nil
+}

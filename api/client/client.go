@@ -285,3 +285,31 @@ func (c *Client) CancelRun(ctx context.Context, id string) (api.Run, error) {
 	err := c.json(ctx, http.MethodDelete, runPath(id, ""), nil, &run)
 	return run, err
 }
+
+// SessionTicket issues a ticket for a session's browser URLs (POST
+// /v1/sessions/{id}/tickets): its view, vnc and recording with
+// ?ticket=..., valid 60 seconds, spent on use.
+func (c *Client) SessionTicket(ctx context.Context, id string) (api.Ticket, error) {
+	var t api.Ticket
+	err := c.json(ctx, http.MethodPost, sessionPath(id, "/tickets"), nil, &t)
+	return t, err
+}
+
+// RunTicket issues a ticket for a run's browser URLs (POST
+// /v1/runs/{id}/tickets): its report, results and files with
+// ?ticket=..., valid 60 seconds, spent on first use, which answers the
+// cookie the report's links then use.
+func (c *Client) RunTicket(ctx context.Context, id string) (api.Ticket, error) {
+	var t api.Ticket
+	err := c.json(ctx, http.MethodPost, runPath(id, "/tickets"), nil, &t)
+	return t, err
+}
+
+// Recording reads the video of a session created with "record": true
+// (GET /v1/sessions/{id}/recording): the final file once the session
+// ended, as far as written while it runs. A session without one is
+// [errdefs.ErrNotFound].
+func (c *Client) Recording(ctx context.Context, id string) ([]byte, error) {
+	_, b, err := c.do(ctx, http.MethodGet, sessionPath(id, "/recording"), nil, "")
+	return b, err
+}

@@ -55,7 +55,7 @@ type evalFlags struct {
 	parallel, maxSteps, retries, warm, trials            int
 	failUnder                                            float64
 	timeout, settle, quiet                               time.Duration
-	resume, verbose, offline                             bool
+	resume, verbose, offline, record                     bool
 	cache, urlMap                                        string
 }
 
@@ -91,6 +91,7 @@ func eval(args []string) error {
 	fs.StringVar(&f.cache, "cache", "", "folder of files tasks download, in OSWorld's cache layout (<task id>/<file>): read first, filled by downloads")
 	fs.StringVar(&f.urlMap, "url-map", "", "JSON file mapping URLs to files on this host (a mirror for a farm without internet)")
 	fs.BoolVar(&f.offline, "offline", false, "never download: URLs come from --cache or --url-map, and a task needing another is skipped")
+	fs.BoolVar(&f.record, "record", false, "record a video of each task's desktop into DIR/<task>/recording.webm (VP8 WebM; the sandbox needs ffmpeg); the report embeds it")
 	fs.BoolVar(&f.verbose, "v", false, "log what the run does")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -198,7 +199,7 @@ func eval(args []string) error {
 	results, runErr := farm.Run(ctx, farm.Config{
 		Manager: m, Agent: ag, Out: f.out, Resume: f.resume, Trials: f.trials, Prices: prices,
 		Parallel: f.parallel, MaxSteps: f.maxSteps, Timeout: f.timeout, Retries: retriesFlag(f.retries), Settle: settleFlag(f.settle), Quiet: settleFlag(f.quiet),
-		Provider: provName, Image: image, Screen: sc, TaskOptions: taskOpts,
+		Provider: provName, Image: image, Screen: sc, TaskOptions: taskOpts, Record: f.record,
 		Progress: os.Stderr, Terminal: isTerminal(os.Stderr), Logger: log,
 	}, tasks)
 	if results == nil && runErr != nil {

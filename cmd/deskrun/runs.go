@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,8 @@ each run's directory. Verbs:
   show ID [--json]    a run's progress, and its summary per domain once ended
   results ID          its results.jsonl so far, to standard output
   report ID [-o FILE] its HTML report, once it has ended
+  report ID --url     a URL that opens the report in a browser (with a
+                      ticket: valid 60 s, once)
   cancel ID...        stop runs under way (no sandbox is left); a run that
                       has ended is forgotten, its directory removed
   compare BASE NEW [--json] [--markdown FILE] [--fail-on-regression]
@@ -73,6 +76,7 @@ func (rc *runsCmd) start(ctx context.Context, args []string) error {
 	fs.StringVar(&req.AgentToken, "agent-token", os.Getenv("DESKRUN_AGENT_TOKEN"), "bearer token for an http agent server")
 	fs.IntVar(&req.Parallel, "parallel", 4, "tasks at once")
 	fs.IntVar(&req.Trials, "trials", 1, "times each task runs, each in a fresh sandbox")
+	fs.BoolVar(&req.Record, "record", false, "record a video of each task's desktop (in the run's folder and report)")
 	fs.IntVar(&req.MaxSteps, "max-steps", 30, "agent steps per task")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
 	retries := fs.Int("retries", 1, "more attempts after an infrastructure failure (never after an agent's)")
@@ -232,11 +236,28 @@ func (rc *runsCmd) results(ctx context.Context, args []string) error {
 func (rc *runsCmd) report(ctx context.Context, args []string) error {
 	fs := rc.flags("report")
 	out := fs.String("o", "-", "output file; - for standard output")
+	asURL := fs.Bool("url", false, "print a URL opening the report in a browser (a ticket in it: valid 60 s, once) instead")
 	pos, err := parseAll(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := want("report", pos, 1, 1, "a run id"); err != nil {
+		return err
+	}
+	if *asURL {
+		run, err := rc.client().Run(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		u := strings.TrimRight(rc.server, "/") + "/v1/runs/" + url.PathEscape(run.ID) + "/report"
+		if rc.token != "" {
+			t, err := rc.client().RunTicket(ctx, run.ID)
+			if err != nil {
+				return err
+			}
+			u += "?ticket=" + url.QueryEscape(t.Ticket)
+		}
+		_, err = fmt.Fprintln(rc.stdout, u)
 		return err
 	}
 	b, err := rc.client().RunReport(ctx, pos[0])

@@ -74,6 +74,22 @@ func TestRunsCommand(t *testing.T) {
 	if b, err := os.ReadFile(report); err != nil || !bytes.Contains(b, []byte(`data-task="files-copy-notes"`)) {
 		t.Errorf("report file: %v %.200s", err, b)
 	}
+	// report --url: a URL a browser opens without the token, once.
+	code, stdout, _ = cli("report", id, "--url")
+	u := strings.TrimSpace(stdout)
+	if code != 0 || !strings.HasPrefix(u, srv.url+"/v1/runs/"+id+"/report?ticket=") {
+		t.Fatalf("report --url: %d %q", code, stdout)
+	}
+	for i, want := range []int{200, 401} {
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("report URL, use %d: %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
 
 	// The metrics, with the token.
 	req, _ := http.NewRequest("GET", srv.url+"/metrics", nil)

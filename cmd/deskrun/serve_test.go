@@ -209,11 +209,30 @@ func TestServe(t *testing.T) {
 		t.Errorf("refused tool call: %d %s", code, stdout)
 	}
 
-	// A second session with a process of its own, left running.
-	code, stdout, _ = cli("create", "-q")
+	// A second session, recorded, with a process of its own, left running.
+	code, stdout, _ = cli("create", "-q", "--record")
 	id2 := strings.TrimSpace(stdout)
 	if code != 0 || id2 == "" {
 		t.Fatalf("create 2: %d", code)
+	}
+	// The encoder writes the file's head with its first frame, within a
+	// second.
+	video := filepath.Join(t.TempDir(), "rec.webm")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		code, _, stderr := cli("recording", id2, "-o", video)
+		if code != 0 {
+			t.Fatalf("recording: %d %q", code, stderr)
+		}
+		b, _ := os.ReadFile(video)
+		if bytes.HasPrefix(b, []byte("\x1a\x45\xdf\xa3")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the recording so far is not a WebM file: % x", b[:min(len(b), 8)])
+		}
+	}
+	if code, _, stderr := cli("recording", id); code != 1 || !strings.Contains(stderr, "not recorded") {
+		t.Errorf("recording of a session without: %d %q", code, stderr)
 	}
 	code, stdout, _ = cli("exec", id2, "--", "sh", "-c", "sleep 1000 >/dev/null 2>&1 & echo $!")
 	pid, err := strconv.Atoi(strings.TrimSpace(stdout))

@@ -21,10 +21,12 @@ const sessionsUsage = `usage: deskrun sessions VERB [flags] [arguments]
 A client of a deskrun server's API. Verbs:
   list [--json]                       the sessions
   create [-q] [--provider P] [--image I] [--screen WxH] [--dialect D]
-         [--network] [--sudo] [--env K=V]... [--label K=V]...
+         [--network] [--sudo] [--record] [--env K=V]... [--label K=V]...
                                       start a sandbox; prints the session (-q: its id)
   get ID                              the session
   delete ID...                        destroy sessions
+  recording ID [-o FILE]              the video of a session created with --record (WebM),
+                                      also after it ended
   screenshot ID [-o FILE] [--max-width N] [--region x0,y0,x1,y1] [--format png|jpeg] [--quality Q]
                                       save the screen (-o -: to standard output)
   exec ID [--timeout D] [--dir DIR] [--env K=V]... [--stdin FILE] -- CMD [ARG]...
@@ -70,7 +72,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	sc := &sessionsCmd{newClientCmd("sessions", sessionsUsage, stdin, stdout, stderr)}
 	return sc.dispatch(ctx, args, map[string]func(context.Context, []string) error{
 		"list": sc.list, "create": sc.create, "get": sc.get, "delete": sc.delete,
-		"screenshot": sc.screenshot, "exec": sc.exec, "input": sc.input, "cursor": sc.cursor,
+		"screenshot": sc.screenshot, "recording": sc.recording, "exec": sc.exec, "input": sc.input, "cursor": sc.cursor,
 		"tool": sc.tool, "read": sc.read, "write": sc.write,
 	})
 }
@@ -129,6 +131,7 @@ func (sc *sessionsCmd) create(ctx context.Context, args []string) error {
 	fs.StringVar(&req.Dialect, "dialect", "", "dialect of tool calls that name none (default the server's)")
 	fs.BoolVar(&req.Network, "network", false, "give the sandbox network egress")
 	fs.BoolVar(&req.Sudo, "sudo", false, "let the agent's user run sudo (docker sandboxes)")
+	fs.BoolVar(&req.Record, "record", false, "record a video of the desktop (GET /v1/sessions/{id}/recording)")
 	var envs, labels keyValues
 	fs.Var(&envs, "env", "K=V added to the sandbox's environment (repeatable)")
 	fs.Var(&labels, "label", "K=V label of the sandbox (repeatable)")
@@ -187,6 +190,31 @@ func (sc *sessionsCmd) delete(ctx context.Context, args []string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func (sc *sessionsCmd) recording(ctx context.Context, args []string) error {
+	fs := sc.flags("recording")
+	out := fs.String("o", "recording.webm", "output file; - for standard output")
+	pos, err := parseAll(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := want("recording", pos, 1, 1, "a session id"); err != nil {
+		return err
+	}
+	b, err := sc.client().Recording(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if *out == "-" {
+		_, err := sc.stdout.Write(b)
+		return err
+	}
+	if err := os.WriteFile(*out, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(sc.stderr, "%s: %d bytes\n", *out, len(b))
+	return nil
 }
 
 func (sc *sessionsCmd) screenshot(ctx context.Context, args []string) error {

@@ -681,3 +681,38 @@ func TestExampleAgentServer(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalRecord runs `deskrun eval --record` on a task: its folder holds
+// a VP8 WebM of the desktop, its steps carry video_ms within the video,
+// the report embeds the video, and no encoder or sandbox process is left.
+func TestEvalRecord(t *testing.T) {
+	needSandboxes(t)
+	testdesk.NeedProgram(t, "ffmpeg")
+	tmp := t.TempDir()
+	out := filepath.Join(t.TempDir(), "run")
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes",
+		"--provider", "local", "--agentd", testdesk.Agentd(t), "--record", "--out", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("eval --record: %v\n%s", err, b)
+	}
+	checkNoLeftovers(t, tmp)
+	dir := filepath.Join(out, "files-copy-notes")
+	v := testdesk.Probe(t, filepath.Join(dir, RecordingFile))
+	if v.Codec != "vp8" || v.Frames < 2 || v.Duration <= 0 {
+		t.Errorf("the task's video: %+v", v)
+	}
+	steps, err := ReadTrajectory(dir)
+	if err != nil || len(steps) == 0 {
+		t.Fatalf("trajectory: %v", err)
+	}
+	for _, s := range steps {
+		if s.VideoMS == nil || *s.VideoMS < 0 || float64(*s.VideoMS) > v.Duration*1000 {
+			t.Errorf("step %d at %v ms of a %.2fs video", s.Step, s.VideoMS, v.Duration)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, ReportFile))
+	if err != nil || !bytes.Contains(b, []byte(`src="files-copy-notes/recording.webm"`)) {
+		t.Errorf("the report embeds no video (%v)", err)
+	}
+}

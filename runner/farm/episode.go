@@ -83,19 +83,27 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	labels[LabelTask] = o.Dir()
 	began := time.Now()
 	sess, err := cfg.Manager.Create(tctx, api.CreateSessionRequest{
-		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect, Labels: labels,
+		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect, Labels: labels, Record: cfg.Record,
 	})
 	o.SandboxMS = since(began)
 	if err != nil {
-		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) {
-			return fail(StatusInfraError, "start sandbox", err), teardown // a bad request: no retry
+		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) || errdefs.IsNotImplemented(err) {
+			// A bad request, or one the image cannot serve (a recording
+			// without ffmpeg): no retry.
+			return fail(StatusInfraError, "start sandbox", err), teardown
 		}
 		o = fail(StatusInfraError, "start sandbox", err)
 		o.retry = !o.canceled && o.Status == StatusInfraError
 		return o, teardown
 	}
+	if cfg.Record {
+		// Saved there when the session is deleted, by teardown.
+		sess.RecordTo(filepath.Join(dir, RecordingFile))
+		traj.videoStart = sess.Info().RecordingStartedAt
+	}
 	teardown = func() {
-		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		// Long enough to save a video too.
+		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
 		defer dcancel()
 		if err := cfg.Manager.Delete(dctx, sess.ID()); err != nil && !errdefs.IsNotFound(err) {
 			cfg.Logger.WarnContext(ctx, "delete session", "task", t.ID, "session", sess.ID(), "err", err)

@@ -24,6 +24,7 @@
 //	<task>/trajectory.jsonl   one [StepRecord] per step, then the graded screen
 //	<task>/step-000.png       the screen each step started from
 //	<task>/final.png          the screen that was graded
+//	<task>/recording.webm     the attempt's video, with Config.Record
 //	<task>/cache/             the task's cache folder (getters' files)
 //
 // <task> is the task's id as [DirName] makes it safe.
@@ -100,6 +101,11 @@ type Config struct {
 	Image    string
 	Screen   api.Screen
 	Labels   map[string]string
+	// Record makes a video of each attempt's desktop, from the sandbox's
+	// start to its end, saved as <task>/recording.webm ([RecordingFile]);
+	// the steps of the trajectory then carry video_ms and the report
+	// embeds the video. The sandbox needs ffmpeg (the images have it).
+	Record bool
 	// Dialect is the session's dialect: the one of calls that name none
 	// when the agent's response names none either. Empty means the
 	// Manager's default.

@@ -20,6 +20,12 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"secs": seconds,
 	"clip": func(s string) string { return oneLine(s, 600) },
 	"str":  func(b []byte) string { return string(b) },
+	"at": func(ms *int64) string {
+		if ms == nil {
+			return ""
+		}
+		return fmt.Sprintf("%.1f", float64(max(*ms, 0))/1000)
+	},
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -35,6 +41,7 @@ th{background:#f2f2f2}td.l,th.l{text-align:left}
 section.task{border-top:1px solid #ddd;padding:.8em 0}
 section.task h3{font-size:1.05em;margin:0 0 .3em}
 .thumb{width:320px;border:1px solid #999;display:block;margin:.4em 0}
+video.rec{width:640px;max-width:100%;border:1px solid #999;display:block;margin:.4em 0;background:#000}a.at{font-size:12px}
 .steps{display:flex;flex-wrap:wrap;gap:10px}
 .step{width:330px;font-size:12px}.step img{width:320px;border:1px solid #999}
 pre{white-space:pre-wrap;word-break:break-word;font-size:12px;margin:2px 0;background:#f7f7f7;padding:2px 4px}
@@ -50,6 +57,11 @@ function seen(ok) {
   var b = document.body, k = ok ? "loaded" : "broken";
   b.dataset[k] = (+b.dataset[k] || 0) + 1;
   if (!ok) { var m = document.getElementById("missing"); m.hidden = false; m.querySelector("b").textContent = b.dataset.broken; }
+}
+function seek(a) {
+  var v = a.closest("section").querySelector("video");
+  if (v) { v.currentTime = a.dataset.s; v.scrollIntoView({block: "nearest"}); }
+  return false;
 }
 </script>
 </head><body>
@@ -81,10 +93,11 @@ function seen(ok) {
 {{if .R.Instruction}}<p class="ins">{{.R.Instruction}}</p>{{end}}
 <div>{{.R.Domain}}; score {{printf "%.2f" .R.Score}}; {{.R.Steps}} steps{{if .R.StepLimit}} (step limit){{end}}; {{secs .R.DurationMS}} (sandbox {{secs .R.SandboxMS}}, setup {{secs .R.SetupMS}}, agent {{secs .R.AgentMS}}, tools {{secs .R.ToolsMS}}, grading {{secs .R.EvalMS}}){{with .R.Usage}}; {{.InputTokens}} tokens in, {{.OutputTokens}} out{{end}}{{if .R.CostUSD}} (${{printf "%.4f" .R.CostUSD}}){{end}}{{if gt .R.Attempts 1}}; {{.R.Attempts}} attempts{{end}}{{if .R.LastAction}}; ended with {{.R.LastAction}}{{end}}</div>
 {{if .R.Error}}<pre class="err">{{.R.Error}}</pre>{{end}}{{if .R.Detail}}<pre>{{.R.Detail}}</pre>{{end}}
+{{if .Video}}<video class="rec" controls preload="metadata" src="{{.Dir}}/{{.Video}}" title="recording of {{.R.ID}}" onloadedmetadata="seen(true)" onerror="seen(false)"></video>{{end}}
 {{if .Thumb}}<a href="{{.Dir}}/{{.Thumb}}"><img class="thumb" src="{{.Dir}}/{{.Thumb}}" alt="last screen of {{.R.ID}}" onload="seen(true)" onerror="seen(false)"></a>{{end}}
 {{if .Steps}}<details><summary>trajectory: {{len .Steps}} screens</summary><div class="steps">
 {{range .Steps}}<div class="step">{{if .S.Screenshot}}<a href="{{.Dir}}/{{.S.Screenshot}}"><img loading="lazy" src="{{.Dir}}/{{.S.Screenshot}}" alt="{{if .S.Final}}final screen{{else}}step {{.S.Step}}{{end}} of {{.ID}}" onload="seen(true)" onerror="seen(false)"></a>{{end}}
-<div>{{if .S.Final}}graded screen{{else}}step {{.S.Step}} (agent {{.S.AgentMS}} ms, tools {{.S.ToolsMS}} ms){{end}}</div>
+<div>{{if .S.Final}}graded screen{{else}}step {{.S.Step}} (agent {{.S.AgentMS}} ms, tools {{.S.ToolsMS}} ms){{end}}{{with .S.VideoMS}} <a href="#" class="at" data-s="{{at .}}" onclick="return seek(this)">▶ {{at .}} s</a>{{end}}</div>
 {{if .S.Text}}<pre>{{clip .S.Text}}</pre>{{end}}{{range .S.Calls}}<pre>{{.Dialect}} {{.Tool}} {{str .Args}}</pre>{{end}}{{range .S.Results}}<pre{{if .IsError}} class="err"{{end}}>→ {{clip .Text}}</pre>{{end}}{{if .S.Done}}<pre>done</pre>{{end}}{{if .S.Fail}}<pre>fail</pre>{{end}}{{if .S.Error}}<pre class="err">{{.S.Error}}</pre>{{end}}
 </div>
 {{end}}</div></details>{{end}}
@@ -102,6 +115,7 @@ type reportTask struct {
 	R     Result
 	Dir   string
 	Thumb string // the last screenshot
+	Video string // the recording, when there is one
 	Steps []reportStep
 }
 
@@ -248,6 +262,9 @@ func WriteReport(out string, results []Result) error {
 	})
 	for _, r := range rs {
 		rt := reportTask{R: r, Dir: r.Dir()}
+		if st, err := os.Stat(filepath.Join(out, rt.Dir, RecordingFile)); err == nil && st.Size() > 0 {
+			rt.Video = RecordingFile
+		}
 		steps, _ := ReadTrajectory(filepath.Join(out, rt.Dir))
 		for _, s := range steps {
 			rt.Steps = append(rt.Steps, reportStep{ID: r.ID, Dir: rt.Dir, S: s})

@@ -247,3 +247,42 @@ func checkReportDOM(t *testing.T, dom string, results []Result, thumbs int) {
 		t.Error("the missing-screenshots warning shows although no image is missing")
 	}
 }
+
+// TestReportVideo: a task folder holding a recording gets a <video> of
+// it, and each step a link that seeks to its place in the video; a task
+// without one gets none.
+func TestReportVideo(t *testing.T) {
+	out := t.TempDir()
+	results := []Result{
+		{ID: "recorded", Domain: "files", Status: StatusPassed, Score: 1, Steps: 1, Attempts: 1},
+		{ID: "plain", Domain: "files", Status: StatusPassed, Score: 1, Steps: 1, Attempts: 1},
+	}
+	start := time.Now()
+	for _, r := range results {
+		tr, err := newTrajectory(filepath.Join(out, r.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ID == "recorded" {
+			tr.videoStart = start
+			os.WriteFile(filepath.Join(out, r.ID, RecordingFile), []byte("webm"), 0o600)
+		}
+		tr.add(StepRecord{Step: 0, Time: start.Add(2345 * time.Millisecond)})
+		tr.close()
+	}
+	steps, err := ReadTrajectory(filepath.Join(out, "recorded"))
+	if err != nil || len(steps) != 1 || steps[0].VideoMS == nil || *steps[0].VideoMS != 2345 {
+		t.Fatalf("recorded step %+v %v, want video_ms 2345", steps, err)
+	}
+	if err := WriteReport(out, results); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, ReportFile))
+	html := string(b)
+	if n := strings.Count(html, "<video "); n != 1 || !strings.Contains(html, `src="recorded/recording.webm"`) {
+		t.Errorf("%d videos in the report, want one of recorded/recording.webm", n)
+	}
+	if !strings.Contains(html, `data-s="2.3" onclick="return seek(this)"`) {
+		t.Errorf("no link seeking to 2.3 s in the report")
+	}
+}

@@ -335,7 +335,7 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 		Manager: rs.cfg.Manager, Agent: ag, Out: out,
 		Trials: req.Trials, Parallel: req.Parallel, MaxSteps: req.MaxSteps, Timeout: time.Duration(req.TimeoutMS) * time.Millisecond,
 		Retries:  retriesOf(*req.Retries),
-		Provider: req.Provider, Image: req.Image, Screen: req.Screen,
+		Provider: req.Provider, Image: req.Image, Screen: req.Screen, Record: req.Record,
 		Labels:      map[string]string{LabelRun: id},
 		TaskOptions: rs.cfg.TaskOptions,
 		Logger:      log,

@@ -19,11 +19,18 @@ import (
 // TrajectoryFile is the name of a task's trajectory in its folder.
 const TrajectoryFile = "trajectory.jsonl"
 
+// RecordingFile is the name of an attempt's video in its task's folder
+// (with [Config.Record]).
+const RecordingFile = "recording.webm"
+
 // StepRecord is one line of a task's trajectory.jsonl: a step of the
 // agent, or (Final) the screen that was graded.
 type StepRecord struct {
 	Step int       `json:"step"`
 	Time time.Time `json:"time"`
+	// VideoMS is Time in the task's video (recording.webm), in
+	// milliseconds from its first frame; set when the run is recorded.
+	VideoMS *int64 `json:"video_ms,omitempty"`
 	// Screenshot is the image file, in the task's folder, of the screen
 	// the step started from; empty if it could not be written.
 	Screenshot string `json:"screenshot,omitempty"`
@@ -52,6 +59,9 @@ type trajectory struct {
 	dir string
 	mu  sync.Mutex
 	f   *os.File
+	// videoStart is the first frame of the attempt's video; zero when it
+	// is not recorded.
+	videoStart time.Time
 }
 
 func newTrajectory(dir string) (*trajectory, error) {
@@ -81,6 +91,10 @@ func (t *trajectory) screenshot(name string, s shot) string {
 // add appends a record. A record that cannot be written is dropped: the
 // trajectory is a record of the run, not part of its outcome.
 func (t *trajectory) add(rec StepRecord) {
+	if !t.videoStart.IsZero() {
+		ms := rec.Time.Sub(t.videoStart).Milliseconds()
+		rec.VideoMS = &ms
+	}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return
