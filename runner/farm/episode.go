@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,21 +128,22 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 		if startsWindows(t) {
 			settle = ep.settleLonger
 		}
-		if err := settle(tctx); err != nil {
+		if _, err := settle(tctx); err != nil {
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
 	if err := ep.run(tctx); err != nil {
 		return fail(ep.status, ep.what, err), teardown
 	}
-	// Before grading, a command typed last may still be running: the
-	// settle waits for it (up to the longer deadline).
-	if ep.step > 0 {
+	// Before grading: the settle after the agent's last step that drove
+	// the desktop waited for its commands and the screen; where that ran
+	// out of time, grading waits longer (a build typed last, say).
+	if ep.unsettled {
 		d := ep.f.cfg.Settle
 		if d > 0 && ep.f.cfg.Quiet > 0 {
 			d = max(d, 3*time.Second)
 		}
-		if err := ep.settleFor(tctx, ep.f.cfg.Quiet, d); err != nil {
+		if _, err := ep.settleFor(tctx, ep.f.cfg.Quiet, d); err != nil {
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
@@ -182,6 +184,34 @@ type episode struct {
 
 	// status and what classify run's error.
 	status, what string
+	// unsettled is true when the settle after the last step that drove
+	// the desktop ran out of time: grading waits longer for it.
+	unsettled bool
+}
+
+// offScreen are the tools that run to their end without driving the
+// desktop (commands run by agentd and file edits): the farm does not wait
+// for the screen after them. A command they start in the background and
+// that draws later is not waited for, as with any fixed pause.
+var offScreen = map[string]bool{
+	"bash": true, "str_replace_based_edit_tool": true, "str_replace_editor": true, // anthropic
+	"shell_exec": true, "shell_view": true, "shell_wait": true, "shell_write_to_process": true, // sandbox
+	"shell_kill_process": true, "file_read": true, "file_write": true, "file_str_replace": true,
+	"image_view": true, "expose_port": true,
+	"screenshot": true, "zoom": true, "cursor_position": true, "read_clipboard": true, // observations
+}
+
+// drivesDesktop reports whether a call of tool (in dialect, or the
+// response's dialect when the call names none) may change the screen.
+func drivesDesktop(dialect, respDialect, tool string) bool {
+	if dialect == "" {
+		dialect = respDialect
+	}
+	switch dialect {
+	case "anthropic", "sandbox", "":
+		return !offScreen[tool]
+	}
+	return true
 }
 
 // run lets the agent act until it ends the episode or runs out of steps.
@@ -275,17 +305,20 @@ func (ep *episode) run(ctx context.Context) error {
 		case resp.Done:
 			ended = task.ActionDone
 		}
-		// Calls that acted (all but one that only ended the episode) get
-		// the desktop time to react before it is looked at again.
-		acted := len(turn.Results)
+		// Calls that drove the desktop (all but those that run to their end
+		// off screen, and one that only ended the episode) get the desktop
+		// time to react before it is looked at again.
+		calls := resp.Calls[:min(len(turn.Results), len(resp.Calls))]
 		if endedByCall {
-			acted--
+			calls = calls[:len(calls)-1]
 		}
-		if acted > 0 {
-			if err := ep.settle(ctx); err != nil {
+		if slices.ContainsFunc(calls, func(c task.Call) bool { return drivesDesktop(c.Dialect, resp.Dialect, c.Tool) }) {
+			settled, err := ep.settle(ctx)
+			if err != nil {
 				ep.status, ep.what = StatusInfraError, "settle"
 				return err
 			}
+			ep.unsettled = !settled
 		}
 		if ended != "" {
 			ep.o.LastAction = ended
@@ -300,7 +333,7 @@ func (ep *episode) run(ctx context.Context) error {
 // nothing on the screen changed for cfg.Quiet and no command typed into
 // a terminal still runs, at most cfg.Settle, or the fixed cfg.Settle when
 // Quiet is negative.
-func (ep *episode) settle(ctx context.Context) error {
+func (ep *episode) settle(ctx context.Context) (bool, error) {
 	return ep.settleFor(ctx, ep.f.cfg.Quiet, ep.f.cfg.Settle)
 }
 
@@ -308,7 +341,7 @@ func (ep *episode) settle(ctx context.Context) error {
 // windows may not draw at once (a quiet screen while an application
 // loads is not a settled one): a quiet time of at least half a second,
 // within at least three seconds. With fixed pauses it is the same pause.
-func (ep *episode) settleLonger(ctx context.Context) error {
+func (ep *episode) settleLonger(ctx context.Context) (bool, error) {
 	q, d := ep.f.cfg.Quiet, ep.f.cfg.Settle
 	if q > 0 && d > 0 {
 		q, d = max(q, 500*time.Millisecond), max(d, 3*time.Second)
@@ -329,16 +362,22 @@ func startsWindows(t *task.Task) bool {
 	return false
 }
 
-func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration) error {
+// settleFor waits until no command typed into a terminal runs and the
+// screen was quiet for quiet, at most deadline, and reports whether that
+// happened; with a quiet of zero or less it pauses for deadline.
+func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration) (bool, error) {
 	if deadline <= 0 {
-		return nil
+		return true, nil
 	}
 	began := time.Now()
 	defer func() { ep.o.SettleMS += since(began) }()
 	if q := quiet; q > 0 {
-		_, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds()), Commands: true}})
-		if err == nil || ctx.Err() != nil {
-			return ctx.Err()
+		res, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds()), Commands: true}})
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err == nil {
+			return len(res.Results) == 1 && res.Results[0].Settled != nil && *res.Results[0].Settled, nil
 		}
 		// An agentd without wait_idle (an older image): pause instead.
 		ep.f.cfg.Logger.Debug("settled wait failed; pausing instead", "err", err)
@@ -347,9 +386,9 @@ func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return nil
+		return true, nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return false, ctx.Err()
 	}
 }
 
