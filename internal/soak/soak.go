@@ -499,6 +499,9 @@ func (k *soak) call(ctx context.Context, s *slot, sess *api.Session, faulty bool
 		}
 	}
 	k.calls.Add(1)
+	// The end of the load does not cut a call short: every call made
+	// gets its answer, checked.
+	ctx = context.WithoutCancel(ctx)
 	a := k.do(ctx, kind, method, path, body, bound)
 	if a.err != nil {
 		return // reported
