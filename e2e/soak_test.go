@@ -20,6 +20,7 @@ import (
 
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/internal/soak"
+	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/moby/moby/api/pkg/stdcopy"
 	"github.com/moby/moby/client"
@@ -133,11 +134,12 @@ func TestSoakDocker(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
+	t.Cleanup(func() { // after a failure: what the server left
 		_ = cmd.Process.Kill()
-		if left := managedContainers(t, cli, owner); len(left) > 0 {
-			for _, id := range left {
-				_, _ = cli.ContainerRemove(context.Background(), id, client.ContainerRemoveOptions{Force: true})
+		f := make(client.Filters).Add("label", sandbox.LabelOwner+"="+owner)
+		if res, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true, Filters: f}); err == nil {
+			for _, c := range res.Items {
+				_, _ = cli.ContainerRemove(context.Background(), c.ID, client.ContainerRemoveOptions{Force: true})
 			}
 		}
 	})
