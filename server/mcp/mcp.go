@@ -344,7 +344,9 @@ func shrink(src *image.RGBA, w, h int) *image.RGBA {
 // /mcp?session=ID to attach to an existing session; options it cannot
 // take are refused with 400 (404 for an unknown session) and an error
 // body naming the parameter. Connections idle for base.IdleTimeout are
-// ended.
+// ended. Every JSON-RPC error carries JSON-RPC's code for its cause
+// (-32600, -32601, -32602, -32603), never 0, and a call refused ends
+// that call alone, not the connection (see contractErrors).
 func Handler(m *runner.Manager, base Options) http.Handler {
 	if base.Logger == nil {
 		base.Logger = slog.New(slog.DiscardHandler)
