@@ -163,8 +163,9 @@ func NewManager(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
-// watch asks every session's agentd for its health each
-// HealthInterval, a check at a time per session, and marks the sessions
+// watch asks every session's agentd for its health (and, with the
+// session's token, its screen) each HealthInterval, a check at a time
+// per session, and marks the sessions
 // whose sandbox misses two checks in a row unreachable (and reachable
 // again when it answers).
 func (m *Manager) watch() {
@@ -191,6 +192,14 @@ func (m *Manager) watch() {
 				ctx, cancel := context.WithTimeout(context.Background(), m.cfg.HealthInterval)
 				defer cancel()
 				_, err := s.client.Health(ctx)
+				if err == nil {
+					// /healthz takes no token; a call that does tells
+					// the session's sandbox from another that took its
+					// address.
+					if _, err = s.client.Screen(ctx); err != nil && errdefs.IsUnauthorized(err) {
+						err = addressTaken(s.info.ID, err)
+					}
+				}
 				results <- check{s, err}
 			}()
 		}

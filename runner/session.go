@@ -208,6 +208,17 @@ func (s *Session) begin(ctx context.Context, call string, d time.Duration) (cont
 	return ctx, cancel, nil
 }
 
+// addressTaken is the error of a session whose agentd address refused
+// the token its provider gave: the session's token is always right, so
+// the address answers for another sandbox (a container that died and
+// whose address a new one took on the bridge). That is the session's
+// sandbox being gone (a 503), not the caller's credentials being wrong
+// (a 401).
+func addressTaken(id string, err error) error {
+	return errdefs.ErrUnavailable.WithMessage(fmt.Sprintf(
+		"session %s: its sandbox is gone: its address answers for another sandbox (%v)", id, err))
+}
+
 // deadlineError is a call's own deadline, of errdefs' class deadline
 // exceeded (a 504).
 type deadlineError string
@@ -216,8 +227,13 @@ func (e deadlineError) Error() string   { return string(e) }
 func (deadlineError) DeadlineExceeded() {}
 
 // bounded turns the failure of a call that ran out of its own deadline
-// (not its caller's) into that deadline's error, which names it.
+// (not its caller's) into that deadline's error, which names it, and a
+// refusal of the sandbox's token into the sandbox being gone (see
+// [addressTaken]).
 func (s *Session) bounded(ctx context.Context, err error) error {
+	if errdefs.IsUnauthorized(err) {
+		return addressTaken(s.info.ID, err)
+	}
 	if err == nil || ctx.Err() == nil {
 		return err
 	}

@@ -157,6 +157,7 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "--provider", "k8s"}, `unknown provider "k8s"`},
 		{[]string{"serve", "--dialect", "klingon"}, `unknown dialect "klingon"`},
 		{[]string{"serve", "--log-level", "loud"}, "--log-level"},
+		{[]string{"serve", "--call-timeout", "10ms"}, "--call-timeout: 10ms out of range 1s..1h"},
 		{[]string{"serve", "extra"}, `unexpected argument "extra"`},
 		{[]string{"sessions"}, "a verb is required"},
 		{[]string{"sessions", "fly"}, `unknown verb "fly"`},

@@ -46,12 +46,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	owner := fs.String("owner", serveOwner, "owner label of this server's containers; leftovers of the same owner are removed at start, so two servers on one engine need different owners")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	runtime := fs.String("runtime", "", "container runtime of docker sandboxes whose session names none, e.g. runsc (gVisor; the engine must have it); empty: the engine's default")
+	callTimeout := fs.Duration("call-timeout", time.Minute, "bound of each call to a sandbox (exec and shell waits get their own wait and half a minute more); past it the call answers 504 naming it")
 	warm := fs.Int("warm", 0, "sandboxes of the default provider, image and screen (1280x800) kept started ahead, so creating such a session takes milliseconds; 0 starts each on demand")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *warm < 0 || *warm > 64 {
 		return usagef("--warm: %d out of range 0..64", *warm)
+	}
+	if *callTimeout < time.Second || *callTimeout > time.Hour {
+		return usagef("--call-timeout: %v out of range 1s..1h", *callTimeout)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -105,7 +109,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	m, err := runner.NewManager(runner.Config{
 		Providers: providers, DefaultProvider: def, DefaultImage: *image,
-		DefaultDialect: *dn, TrajectoryDir: *traj, TrajectoryLimit: *trajLimit, Logger: log, OnToolCall: met.ToolCalled,
+		DefaultDialect: *dn, TrajectoryDir: *traj, TrajectoryLimit: *trajLimit, CallTimeout: *callTimeout, Logger: log, OnToolCall: met.ToolCalled,
 	})
 	if err != nil {
 		return err

@@ -36,6 +36,13 @@ type serveProc struct {
 // for its "serving" log line.
 func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
+	return startServeLogging(t, func(line string) { t.Logf("serve: %s", line) }, args...)
+}
+
+// startServeLogging is startServe with each line the server logs given
+// to logf.
+func startServeLogging(t *testing.T, logf func(line string), args ...string) *serveProc {
+	t.Helper()
 	testdesk.NeedX(t, "openbox", "xterm")
 	cmd := exec.Command(filepath.Join(binDir(t), "deskrun"), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "DESKRUN_TOKEN=")
@@ -51,7 +58,7 @@ func startServe(t *testing.T, args ...string) *serveProc {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			t.Logf("serve: %s", sc.Text())
+			logf(sc.Text())
 			var line map[string]any
 			if json.Unmarshal(sc.Bytes(), &line) != nil {
 				continue

@@ -344,7 +344,9 @@ func shrink(src *image.RGBA, w, h int) *image.RGBA {
 // /mcp?session=ID to attach to an existing session; options it cannot
 // take are refused with 400 (404 for an unknown session) and an error
 // body naming the parameter. Connections idle for base.IdleTimeout are
-// ended.
+// ended. Every JSON-RPC error carries JSON-RPC's code for its cause
+// (-32600, -32601, -32602, -32603), never 0, and a call refused ends
+// that call alone, not the connection (see contractErrors).
 func Handler(m *runner.Manager, base Options) http.Handler {
 	if base.Logger == nil {
 		base.Logger = slog.New(slog.DiscardHandler)
@@ -379,17 +381,54 @@ func Handler(m *runner.Manager, base Options) http.Handler {
 				return
 			}
 		}
-		h.ServeHTTP(&contractErrors{ResponseWriter: w}, r)
+		cw := &contractErrors{ResponseWriter: w}
+		if r.Method == http.MethodPost && r.Body != nil {
+			cw.call, r.Body = callID(r.Body)
+		}
+		h.ServeHTTP(cw, r)
 	})
+}
+
+// maxPeek bounds the part of a POST body read to find the JSON-RPC call's
+// id; a longer body passes to the SDK unread.
+const maxPeek = 1 << 20
+
+// callID reads the body of a POST and returns the id of the JSON-RPC call
+// it carries (nil for a notification, a response, a batch or anything
+// else) and a body that reads the same bytes again.
+func callID(body io.ReadCloser) (json.RawMessage, io.ReadCloser) {
+	head, err := io.ReadAll(io.LimitReader(body, maxPeek+1))
+	rest := struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), body), body}
+	if err != nil || len(head) > maxPeek {
+		return nil, rest
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(head, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil, rest
+	}
+	return m.ID, rest
 }
 
 // contractErrors answers the HTTP errors the SDK writes as plain text
 // (an unknown Mcp-Session-Id, a bad Accept header, a body that is not
 // JSON-RPC) in the contract's shape, {"error":{"code","message"}}, with the
-// SDK's text as the message; every other answer passes untouched.
+// SDK's text as the message; every other answer passes untouched. When the
+// request was a JSON-RPC call (an unknown method, a call without the
+// params its method requires), the answer is instead a JSON-RPC error
+// response to that call with JSON-RPC's code for the cause (-32601 for a
+// method the server does not have, -32600 otherwise), under the same HTTP
+// status: MCP clients then fail that call alone and keep the connection,
+// where a body that is not JSON-RPC ends it.
 type contractErrors struct {
 	http.ResponseWriter
-	status int // an error being rewritten; 0 otherwise
+	call   json.RawMessage // the id of the JSON-RPC call the request carried, if any
+	status int             // an error being rewritten; 0 otherwise
 }
 
 func (w *contractErrors) WriteHeader(status int) {
@@ -407,9 +446,20 @@ func (w *contractErrors) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		return w.ResponseWriter.Write(b)
 	}
-	_, code := api.Classify(httpClass(w.status))
+	msg := strings.TrimSpace(string(b))
 	w.ResponseWriter.WriteHeader(w.status)
-	err := json.NewEncoder(w.ResponseWriter).Encode(map[string]any{"error": map[string]string{"code": code, "message": strings.TrimSpace(string(b))}})
+	var err error
+	if w.call != nil && w.status == http.StatusBadRequest {
+		code := -32600 // invalid request
+		if strings.Contains(msg, "unsupported") {
+			code = -32601 // method not found
+		}
+		err = json.NewEncoder(w.ResponseWriter).Encode(map[string]any{
+			"jsonrpc": "2.0", "id": w.call, "error": map[string]any{"code": code, "message": msg}})
+	} else {
+		_, code := api.Classify(httpClass(w.status))
+		err = json.NewEncoder(w.ResponseWriter).Encode(map[string]any{"error": map[string]string{"code": code, "message": msg}})
+	}
 	w.status = 0
 	return len(b), err
 }
