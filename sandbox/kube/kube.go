@@ -231,6 +231,11 @@ func New(cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kube client: %w", err)
 	}
+	return newProvider(cs, rc, cfg)
+}
+
+// newProvider is New on the client cs; tests pass a fake one.
+func newProvider(cs kubernetes.Interface, rc *rest.Config, cfg Config) (*Provider, error) {
 	for k, v := range cfg.Labels {
 		if err := checkLabel(k, v); err != nil {
 			return nil, err
