@@ -124,6 +124,7 @@ state = "$cdir/state"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "docker.io/deskrun/pause:1"
   enable_selinux = false
+  netns_mounts_under_state_dir = true
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
