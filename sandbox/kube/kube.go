@@ -690,7 +690,20 @@ func (p *Provider) Stop(ctx context.Context, id string) error {
 	if err := p.delete(ctx, pod, nil); err != nil {
 		return fmt.Errorf("stop sandbox %s: %w", id, err)
 	}
-	if err := p.waitGone(ctx, pod); err != nil {
+	// A Pod whose node is lost never finishes terminating: past its grace
+	// period and a margin, it is deleted at once.
+	grace := 30 * time.Second
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
+		grace += time.Duration(*g) * time.Second
+	}
+	wctx, cancel := context.WithTimeout(ctx, grace)
+	err = p.waitGone(wctx, pod)
+	cancel()
+	if err != nil && ctx.Err() == nil {
+		p.log.WarnContext(ctx, "pod did not terminate; deleting it at once", "sandbox", id, "err", err)
+		err = p.delete(ctx, pod, new(int64))
+	}
+	if err != nil {
 		return fmt.Errorf("stop sandbox %s: %w", id, err)
 	}
 	p.log.InfoContext(ctx, "sandbox stopped", "sandbox", id)
