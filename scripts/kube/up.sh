@@ -191,7 +191,7 @@ start kube-apiserver "$bin/kube-apiserver" \
 	--kubelet-preferred-address-types InternalIP \
 	--allow-privileged=false --v=1
 kc() { "$bin/kubectl" --kubeconfig "$dir/admin.kubeconfig" "$@"; }
-wait_for kube-apiserver 120 kc get --raw /readyz
+wait_for kube-apiserver 120 curl -fsS --cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/admin.key" "https://127.0.0.1:$api_port/readyz"
 
 start kube-controller-manager "$bin/kube-controller-manager" "${common[@]}" \
 	--service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
