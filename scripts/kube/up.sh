@@ -125,6 +125,9 @@ state = "$cdir/state"
   sandbox_image = "docker.io/deskrun/pause:1"
   enable_selinux = false
   netns_mounts_under_state_dir = true
+  # Pod sandboxes ask for an oom_score_adj below containerd's own, which
+  # needs CAP_SYS_RESOURCE; machines (and CI runners) without it refuse.
+  restrict_oom_score_adj = true
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
