@@ -65,7 +65,7 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest
 	for _, k := range slices.Sorted(maps.Keys(req.Env)) {
 		cmd = append(cmd, k+"="+req.Env[k])
 	}
-	cmd = append(cmd, "timeout", "-k", "2", strconv.FormatFloat(timeout.Seconds(), 'f', 3, 64), "--")
+	cmd = append(cmd, "timeout", "-k", "2", strconv.FormatFloat(timeout.Seconds(), 'f', 3, 64))
 	cmd = append(cmd, req.Cmd...)
 
 	r := p.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(p.cfg.Namespace).Name(id).SubResource("exec").
