@@ -457,3 +457,66 @@ func startKubeServer(t *testing.T, owner string) *apiDesk {
 	})
 	return d
 }
+
+// TestKubeRunnerRole runs a sandbox as deploy/kube's ServiceAccount (the
+// API server impersonates it) in a namespace of its own: the Role must
+// cover everything the provider does, the admin channel included.
+func TestKubeRunnerRole(t *testing.T) {
+	rc, cs := kubeCluster(t)
+	ns := "e2e-role-" + randomHex(t, 4)
+	kubectl := filepath.Join(kubeEnv(t, "KUBE_BIN"), "kubectl")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(kubectl, append([]string{"--kubeconfig", filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "admin.kubeconfig")}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("kubectl %q: %v\n%s", args, err, out)
+		}
+	}
+	run("create", "namespace", ns)
+	t.Cleanup(func() {
+		cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
+	})
+	run("-n", ns, "apply", "-f", "../deploy/kube/serviceaccount.yaml", "-f", "../deploy/kube/role.yaml")
+	as := rest.CopyConfig(rc)
+	as.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:" + ns + ":deskrun"}
+	p, err := kube.New(kube.Config{REST: as, Namespace: ns, Image: minimalImage, PullPolicy: corev1.PullNever,
+		Logger: slog.New(slog.NewTextHandler(t.Output(), nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := startSandbox(t, p, sandbox.Spec{})
+	res, err := sandbox.AdminExec(t.Context(), p, inst.ID, api.ExecRequest{Cmd: []string{"id", "-u"}})
+	if err != nil || res.Stdout != "0\n" {
+		t.Errorf("admin exec as the runner's ServiceAccount = %+v, %v", res, err)
+	}
+	if _, err := p.List(t.Context(), nil); err != nil {
+		t.Errorf("List: %v", err)
+	}
+	if err := p.Stop(t.Context(), inst.ID); err != nil {
+		t.Errorf("Stop: %v", err)
+	}
+	if _, err := p.Reap(t.Context(), nil); err != nil {
+		t.Errorf("Reap: %v", err)
+	}
+	// And nothing beyond its namespace.
+	other := rest.CopyConfig(as)
+	if _, err := kubernetes.NewForConfigOrDie(other).CoreV1().Pods("default").List(t.Context(), metav1.ListOptions{}); err == nil {
+		t.Error("the runner's ServiceAccount lists Pods of another namespace")
+	}
+}
+
+// kubeEnv is a variable of the cluster's env file (scripts/kube/up.sh).
+func kubeEnv(t *testing.T, key string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+"="); ok {
+			return v
+		}
+	}
+	t.Fatalf("%s not in the cluster's env file", key)
+	return ""
+}
