@@ -520,3 +520,20 @@ func kubeEnv(t *testing.T, key string) string {
 	t.Fatalf("%s not in the cluster's env file", key)
 	return ""
 }
+
+// TestKubeColdStart logs, three times, how long a Pod takes from Start to
+// agentd's first screenshot, by pod IP and through the port-forward.
+func TestKubeColdStart(t *testing.T) {
+	for _, name := range []string{"pod-ip", "port-forward"} {
+		p, _ := newKubeProvider(t, reaches[name], kube.Config{})
+		startSandbox(t, p, sandbox.Spec{}) // caches warm
+		for range 3 {
+			start := time.Now()
+			inst := startSandbox(t, p, sandbox.Spec{})
+			if _, err := agentSession(inst).screenshot(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: start to first screenshot %v", name, time.Since(start))
+		}
+	}
+}
