@@ -18,7 +18,13 @@ mkdir -p "$out.tmp"
 start=$(date +%s)
 pkgs=()
 for t in "${tools[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$t"); done
-(cd "$here" && CGO_ENABLED=0 nice -n 19 go build -trimpath -ldflags=-s -o "$out.tmp/" "${pkgs[@]}") >&2
+# The version the components report (kubectl version, the Node's
+# kubeletVersion); without it they say v0.0.0-master.
+v=k8s.io/component-base/version
+minor=${version#v1.}
+ldflags="-s -X $v.gitVersion=$version -X $v.gitMajor=1 -X $v.gitMinor=${minor%%.*} -X $v.gitTreeState=clean"
+# nice: the build takes minutes of both cores of a small machine.
+(cd "$here" && CGO_ENABLED=0 nice -n 19 go build -trimpath -ldflags="$ldflags" -o "$out.tmp/" "${pkgs[@]}") >&2
 rm -rf "$out" && mv "$out.tmp" "$out"
 echo "built Kubernetes $version in $(( $(date +%s) - start ))s into $out" >&2
 echo "$out"
