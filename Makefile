@@ -6,7 +6,7 @@ BIN      := bin
 ADDR     ?= 127.0.0.1:8080
 PROVIDER ?= auto
 
-.PHONY: run build deps test check unit bench soak images e2e e2e-if-docker clean
+.PHONY: run build deps test check unit bench soak images e2e e2e-if-docker e2e-kube clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/deskrun ./cmd/agentd
@@ -94,6 +94,13 @@ images: build
 
 e2e: images
 	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -tags e2e -count=1 -timeout 40m ./e2e/
+
+# e2e-kube runs the kube provider's end-to-end tests on a one-node cluster it
+# brings up from Kubernetes built from its Go modules (cached by version)
+# and Debian's etcd, containerd, runc and CNI plugins; needs root and the
+# images (deskrun/minimal). Not part of test.
+e2e-kube:
+	scripts/kube/e2e.sh
 
 e2e-if-docker:
 	@if docker info >/dev/null 2>&1; then $(MAKE) e2e; \

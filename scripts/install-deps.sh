@@ -28,6 +28,11 @@ pkgs=(
 	gir1.2-gtk-3.0
 	ffmpeg
 	tesseract-ocr
+	# make e2e-kube: the test cluster's etcd, containerd, runc and CNI plugins
+	etcd-server
+	containerd
+	runc
+	containernetworking-plugins
 )
 
 missing=()

@@ -52,6 +52,7 @@ type evalFlags struct {
 	tasks, agent, out, prov, agentd, image, screen, only string
 	model, baseURL, agentToken                           string
 	junit, markdown, prices, runtime                     string
+	kubeconfig, namespace                                string
 	parallel, maxSteps, retries, warm, trials            int
 	failUnder                                            float64
 	timeout, settle, quiet                               time.Duration
@@ -79,7 +80,9 @@ func eval(args []string) error {
 	fs.DurationVar(&f.settle, "settle", 2*time.Second, "after the setup and after each step's input, before the next screenshot and before grading: the deadline of the wait for the screen to settle, or with --quiet 0 a fixed pause (0 = none)")
 	fs.DurationVar(&f.quiet, "quiet", 100*time.Millisecond, "the settle wait ends once nothing on the screen changed for this long (0 = a fixed pause of --settle)")
 	fs.StringVar(&f.only, "only", "", "run only tasks whose id matches one of these comma-separated glob patterns")
-	fs.StringVar(&f.prov, "provider", "auto", "sandbox provider: auto (docker when an engine answers and the image exists, else local), docker or local")
+	fs.StringVar(&f.prov, "provider", "auto", "sandbox provider: auto (docker when an engine answers and the image exists, else local), docker, local or kube")
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of the kube provider's cluster (default $KUBECONFIG; neither: the cluster deskrun runs in)")
+	fs.StringVar(&f.namespace, "namespace", "", "namespace of the kube provider's sandboxes (default the kubeconfig's, else deskrun's own)")
 	fs.StringVar(&f.image, "image", docker.DefaultImage, "sandbox image (docker)")
 	fs.StringVar(&f.runtime, "runtime", "", "container runtime of docker sandboxes, e.g. runsc (gVisor); empty: the engine's default")
 	fs.StringVar(&f.agentd, "agentd", "", "agentd binary for the local provider (default: beside deskrun, else in PATH)")
@@ -157,16 +160,14 @@ func eval(args []string) error {
 
 	providers, closers, err := setupProvidersFor(ctx, providerOptions{
 		Provider: f.prov, AgentdPath: f.agentd, Image: f.image, Owner: fmt.Sprintf("deskrun-%d", os.Getpid()), Runtime: f.runtime,
+		Kubeconfig: f.kubeconfig, Namespace: f.namespace,
 	}, log)
 	if err != nil {
 		return err
 	}
-	provName := "local"
-	if providers["docker"] != nil {
-		provName = "docker"
-	}
+	provName := defaultProvider(providers)
 	image := ""
-	if provName == "docker" {
+	if provName == "docker" || provName == "kube" {
 		image = f.image
 	}
 	if f.warm > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,12 +9,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
+	"github.com/deskrun/deskrun/sandbox/kube"
 	"github.com/deskrun/deskrun/sandbox/local"
 	"github.com/moby/moby/client"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // serveOwner is the owner label (sandbox.LabelOwner) of the containers of
@@ -50,18 +55,41 @@ type providerOptions struct {
 	// Reap removes the containers of Owner at start.
 	Reap bool
 	// Runtime is the docker provider's default container runtime (empty:
-	// the engine's), e.g. "runsc".
+	// the engine's), e.g. "runsc"; the kube provider's RuntimeClass.
 	Runtime string
+	// Kubeconfig is the kube provider's kubeconfig file: the runner is
+	// outside the cluster and reaches agentd through port-forwards. Empty
+	// means $KUBECONFIG, else the in-cluster configuration (pod IPs).
+	Kubeconfig string
+	// Namespace holds the kube provider's sandboxes (empty: the
+	// kubeconfig's, else "default").
+	Namespace string
 }
 
 func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger) (map[string]sandbox.Provider, []func(context.Context) error, error) {
 	switch o.Provider {
-	case "auto", "docker", "local":
+	case "auto", "docker", "local", "kube":
 	default:
-		return nil, nil, usagef("--provider: unknown provider %q (want auto, docker or local)", o.Provider)
+		return nil, nil, usagef("--provider: unknown provider %q (want auto, docker, local or kube)", o.Provider)
 	}
 	providers := map[string]sandbox.Provider{}
 	var closers []func(context.Context) error
+	if o.Provider == "kube" {
+		kp, err := kubeProvider(o, log)
+		if err != nil {
+			return nil, nil, err
+		}
+		if o.Reap {
+			ids, err := kp.Reap(ctx, map[string]string{sandbox.LabelOwner: o.Owner})
+			if len(ids) > 0 {
+				log.InfoContext(ctx, "removed sandboxes a previous server left", "count", len(ids), "owner", o.Owner)
+			}
+			if err != nil {
+				log.WarnContext(ctx, "remove leftover sandboxes", "err", err)
+			}
+		}
+		return map[string]sandbox.Provider{"kube": kp}, []func(context.Context) error{kp.Close}, nil
+	}
 	if o.Provider == "auto" || o.Provider == "docker" {
 		dp, err := dockerProvider(ctx, o.Image, o.Owner, o.Runtime, o.Provider == "docker", log)
 		switch {
@@ -106,13 +134,52 @@ func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger)
 	return providers, closers, nil
 }
 
-// defaultProvider is the provider of sessions that name none: docker when
-// there is one.
+// defaultProvider is the provider of sessions that name none: kube when
+// asked for, else docker when there is one.
 func defaultProvider(providers map[string]sandbox.Provider) string {
+	if providers["kube"] != nil {
+		return "kube"
+	}
 	if providers["docker"] != nil {
 		return "docker"
 	}
 	return "local"
+}
+
+// kubeProvider connects to the cluster of o.Kubeconfig (or $KUBECONFIG),
+// reaching agentd through the API server's port-forward, or, with
+// neither, to the cluster deskrun runs in, reaching agentd by pod IP.
+func kubeProvider(o providerOptions, log *slog.Logger) (*kube.Provider, error) {
+	cfg := kube.Config{
+		Image: o.Image, RuntimeClass: o.Runtime, Namespace: o.Namespace,
+		Labels: map[string]string{sandbox.LabelOwner: o.Owner},
+		Logger: log,
+	}
+	path := cmp.Or(o.Kubeconfig, os.Getenv("KUBECONFIG"))
+	if path == "" {
+		rc, err := rest.InClusterConfig()
+		if err != nil {
+			return nil, fmt.Errorf("kube provider: not in a cluster and no --kubeconfig or $KUBECONFIG: %w", err)
+		}
+		cfg.REST, cfg.Reach = rc, kube.ReachPodIP
+		if cfg.Namespace == "" {
+			if b, err := os.ReadFile("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err == nil {
+				cfg.Namespace = strings.TrimSpace(string(b))
+			}
+		}
+	} else {
+		cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+			&clientcmd.ClientConfigLoadingRules{ExplicitPath: path}, &clientcmd.ConfigOverrides{})
+		rc, err := cc.ClientConfig()
+		if err != nil {
+			return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
+		}
+		if cfg.Namespace == "" {
+			cfg.Namespace, _, _ = cc.Namespace()
+		}
+		cfg.REST, cfg.Reach = rc, kube.ReachPortForward
+	}
+	return kube.New(cfg)
 }
 
 func localProvider(agentdPath string) (*local.Provider, error) {

@@ -16,11 +16,33 @@ func reap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("reap", stderr, "[--owner NAME | --all]")
 	owner := fs.String("owner", serveOwner, "remove the containers of this owner (deskrun serve --owner)")
 	all := fs.Bool("all", false, "remove every deskrun sandbox container on the engine, whoever started it")
+	prov := fs.String("provider", "", "kube: remove the owner's sandbox Pods (with their Secrets and NetworkPolicies) instead of local sandboxes and containers")
+	kubeconfig := fs.String("kubeconfig", "", "kubeconfig of the kube provider's cluster (default $KUBECONFIG; neither: the cluster deskrun runs in)")
+	namespace := fs.String("namespace", "", "namespace of the kube provider's sandboxes (default the kubeconfig's, else deskrun's own)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	labels := map[string]string{sandbox.LabelOwner: *owner}
+	if *all {
+		labels = nil // every sandbox labelled as deskrun's
+	}
+	switch *prov {
+	case "":
+	case "kube":
+		kp, err := kubeProvider(providerOptions{Kubeconfig: *kubeconfig, Namespace: *namespace, Owner: *owner}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			return err
+		}
+		ids, err := kp.Reap(ctx, labels)
+		for _, id := range ids {
+			fmt.Fprintln(stdout, id)
+		}
+		return err
+	default:
+		return usagef("--provider: %q (want kube, or none for local sandboxes and docker containers)", *prov)
 	}
 	// Local sandboxes of runners that were killed: their processes and
 	// folders.
@@ -35,10 +57,6 @@ func reap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "deskrun reap: no docker provider (%v); local sandboxes reaped\n", err)
 		return nil
-	}
-	labels := map[string]string{sandbox.LabelOwner: *owner}
-	if *all {
-		labels = nil // every container labelled as deskrun's
 	}
 	ids, err := dp.Reap(ctx, labels)
 	for _, id := range ids {

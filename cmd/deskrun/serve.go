@@ -34,7 +34,9 @@ const (
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr, "[flags]")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
-	prov := fs.String("provider", "auto", "sandbox provider: auto (docker where an engine answers and the image exists, else local), docker or local")
+	prov := fs.String("provider", "auto", "sandbox provider: auto (docker where an engine answers and the image exists, else local), docker, local or kube")
+	kubeconfig := fs.String("kubeconfig", "", "kubeconfig of the kube provider's cluster (default $KUBECONFIG; neither: the cluster deskrun runs in)")
+	namespace := fs.String("namespace", "", "namespace of the kube provider's sandboxes (default the kubeconfig's, else deskrun's own)")
 	token := fs.String("token", "", "bearer token required on every call but /healthz (default $DESKRUN_TOKEN, which, unlike a flag, does not show in ps)")
 	agentdPath := fs.String("agentd", "", "agentd binary of local sandboxes (default: agentd beside deskrun, else in PATH)")
 	image := fs.String("image", docker.DefaultImage, "default sandbox image of the docker provider")
@@ -76,6 +78,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	providers, closers, err := setupProvidersFor(ctx, providerOptions{
 		Provider: *prov, AgentdPath: *agentdPath, Image: *image, Owner: *owner, Reap: true, Runtime: *runtime,
+		Kubeconfig: *kubeconfig, Namespace: *namespace,
 	}, log)
 	if err != nil {
 		return err

@@ -1,0 +1,539 @@
+//go:build e2e && kube
+
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/containerd/errdefs"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/kube"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// The Kubernetes tests run against the cluster scripts/kube/up.sh brings
+// up (make e2e-kube does, and tears it down after): DESKRUN_KUBE_DIR names
+// its folder. Build tags e2e and kube select them.
+
+// kubeCluster is the cluster's client configuration.
+func kubeCluster(tb testing.TB) (*rest.Config, kubernetes.Interface) {
+	tb.Helper()
+	dir := os.Getenv("DESKRUN_KUBE_DIR")
+	if dir == "" {
+		tb.Fatal("DESKRUN_KUBE_DIR is not set: run make e2e-kube, which brings up the cluster (scripts/kube/up.sh)")
+	}
+	rc, err := clientcmd.BuildConfigFromFlags("", filepath.Join(dir, "admin.kubeconfig"))
+	if err != nil {
+		tb.Fatalf("kubeconfig: %v", err)
+	}
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rc, cs
+}
+
+// newKubeProvider returns a kube provider whose sandboxes carry an owner
+// label unique to the test, and checks when the test ends that nothing of
+// that owner is left.
+func newKubeProvider(tb testing.TB, reach kube.Reach, cfg kube.Config) (*kube.Provider, string) {
+	tb.Helper()
+	rc, cs := kubeCluster(tb)
+	owner := "e2e-" + randomHex(tb, 6)
+	cfg.REST, cfg.Reach = rc, reach
+	cfg.Image = minimalImage
+	cfg.PullPolicy = corev1.PullNever // the images are imported, not pulled
+	cfg.Labels = map[string]string{sandbox.LabelOwner: owner}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(tb.Output(), nil))
+	}
+	p, err := kube.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := p.Reap(ctx, map[string]string{sandbox.LabelOwner: owner}); err != nil {
+			tb.Errorf("reap: %v", err)
+		}
+		p.Close(ctx)
+		eventually(tb, 60*time.Second, "nothing left of "+owner, func() error {
+			if left := kubeObjects(tb, cs, owner); len(left) > 0 {
+				return fmt.Errorf("left: %q", left)
+			}
+			return nil
+		})
+	})
+	return p, owner
+}
+
+// kubeObjects lists the Pods, Secrets and NetworkPolicies of owner.
+func kubeObjects(tb testing.TB, cs kubernetes.Interface, owner string) []string {
+	tb.Helper()
+	ctx := context.Background()
+	sel := metav1.ListOptions{LabelSelector: sandbox.LabelOwner + "=" + owner}
+	var out []string
+	pods, err := cs.CoreV1().Pods("default").List(ctx, sel)
+	if err != nil {
+		tb.Fatalf("list pods: %v", err)
+	}
+	for _, p := range pods.Items {
+		out = append(out, "pod/"+p.Name+" "+string(p.Status.Phase))
+	}
+	secrets, err := cs.CoreV1().Secrets("default").List(ctx, sel)
+	if err != nil {
+		tb.Fatalf("list secrets: %v", err)
+	}
+	for _, s := range secrets.Items {
+		out = append(out, "secret/"+s.Name)
+	}
+	nps, err := cs.NetworkingV1().NetworkPolicies("default").List(ctx, sel)
+	if err != nil {
+		tb.Fatalf("list network policies: %v", err)
+	}
+	for _, n := range nps.Items {
+		out = append(out, "networkpolicy/"+n.Name)
+	}
+	return out
+}
+
+var reaches = map[string]kube.Reach{"pod-ip": kube.ReachPodIP, "port-forward": kube.ReachPortForward}
+
+// TestKubeDesktop drives a Pod's desktop through agentd, reached by pod IP
+// and through the API server's port-forward: screenshot, input, cursor,
+// exec, files, and agentd's token.
+func TestKubeDesktop(t *testing.T) {
+	for name, reach := range reaches {
+		t.Run(name, func(t *testing.T) {
+			p, _ := newKubeProvider(t, reach, kube.Config{})
+			screen := api.Screen{Width: 1024, Height: 768}
+			start := time.Now()
+			inst := startSandbox(t, p, sandbox.Spec{Screen: screen})
+			s := agentSession(inst)
+			ctx := t.Context()
+			img, err := s.screenshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("pod start to first screenshot (%s): %v", name, time.Since(start))
+			if b := img.Bounds(); b != image.Rect(0, 0, screen.Width, screen.Height) {
+				t.Errorf("screenshot is %v, want %dx%d", b, screen.Width, screen.Height)
+			}
+			if err := s.input(ctx, api.Action{Type: api.ActionMove, X: api.Int(321), Y: api.Int(123)}); err != nil {
+				t.Fatal(err)
+			}
+			if at, err := s.cursor(ctx); err != nil || at != (api.Point{X: 321, Y: 123}) {
+				t.Errorf("cursor = %+v, %v; want (321, 123)", at, err)
+			}
+			res, err := s.exec(ctx, "sh", "-c", "id -un; echo $DISPLAY")
+			if err != nil || res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "user\n:") {
+				t.Errorf("exec = %+v, %v", res, err)
+			}
+			const path = "/home/user/Desktop/kube.txt"
+			if err := s.writeFile(ctx, path, []byte("from the runner")); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.readFile(ctx, path); err != nil || string(got) != "from the runner" {
+				t.Errorf("read back %q, %v", got, err)
+			}
+			// agentd wants the sandbox's token.
+			_, err = agentdclient.NewClient(inst.AgentURL, "wrong", nil).Exec(ctx, api.ExecRequest{Cmd: []string{"true"}})
+			if err == nil {
+				t.Error("agentd ran a command for a wrong token")
+			}
+		})
+	}
+}
+
+// TestKubeLockdown checks the Pod's lockdown from inside it, as the
+// desktop user (what the agent runs) and through the admin channel, and
+// the objects the API server holds.
+func TestKubeLockdown(t *testing.T) {
+	p, owner := newKubeProvider(t, kube.ReachPodIP, kube.Config{})
+	_, cs := kubeCluster(t)
+	inst := startSandbox(t, p, sandbox.Spec{})
+	ctx := t.Context()
+	agent := agentdclient.NewClient(inst.AgentURL, inst.Token, nil)
+	for _, tt := range []struct {
+		name string
+		cmd  string
+		ok   bool
+	}{
+		{"runs as user", `test "$(id -un):$(id -u)" = user:1000`, true},
+		{"no capabilities", `grep -q '^CapEff:[[:space:]]*0000000000000000$' /proc/self/status`, true},
+		{"no permitted capabilities", `grep -q '^CapPrm:[[:space:]]*0000000000000000$' /proc/self/status`, true},
+		{"bounding set is the admin channel's", `grep -q '^CapBnd:[[:space:]]*00000000000000eb$' /proc/self/status`, true},
+		{"no new privileges", `grep -q '^NoNewPrivs:[[:space:]]*1$' /proc/self/status`, true},
+		{"seccomp filter", `grep -q '^Seccomp:[[:space:]]*2$' /proc/self/status`, true},
+		{"agentd runs as user", `test "$(stat -c %U /proc/$(pgrep -x agentd))" = user`, true},
+		{"no token in the environment", `env | grep -q AGENTD_TOKEN`, false},
+		{"no service-account token", `test -e /var/run/secrets/kubernetes.io/serviceaccount/token`, false},
+		{"sudo refused", `echo password | sudo -S true`, false},
+		{"memory-backed /tmp", `grep -q ' /tmp tmpfs ' /proc/mounts && test -w /tmp`, true},
+		{"pause reaps orphans (PID 1 is not agentd)", `test "$(cat /proc/1/comm)" != agentd`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := agent.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", tt.cmd}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (res.ExitCode == 0) != tt.ok {
+				t.Errorf("%s: exit %d (stderr %q), want success %v", tt.cmd, res.ExitCode, res.Stderr, tt.ok)
+			}
+		})
+	}
+	t.Run("admin channel", func(t *testing.T) {
+		res, err := sandbox.AdminExec(ctx, p, inst.ID, api.ExecRequest{
+			Cmd: []string{"sh", "-c", `id -u; pwd; echo $GREETING; cat; grep ^CapEff /proc/self/status; exit 3`},
+			Dir: "/home/user", Env: map[string]string{"GREETING": "hello"}, Stdin: "from stdin",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "0\n/home/user\nhello\nfrom stdin"
+		if res.ExitCode != 3 || !strings.HasPrefix(res.Stdout, want) || !strings.Contains(res.Stdout, "00000000000000eb") {
+			t.Errorf("admin exec = %+v, want exit 3 and %q with CapEff eb", res, want)
+		}
+		res, err = sandbox.AdminExec(ctx, p, inst.ID, api.ExecRequest{Cmd: []string{"sleep", "10"}, TimeoutMS: 500})
+		if err != nil || !res.TimedOut {
+			t.Errorf("admin exec past its timeout = %+v, %v; want TimedOut", res, err)
+		}
+		if _, err := sandbox.AdminExec(ctx, p, "deskrun-nosuch", api.ExecRequest{Cmd: []string{"true"}}); !errdefs.IsNotFound(err) {
+			t.Errorf("admin exec in an unknown sandbox = %v, want not found", err)
+		}
+	})
+	t.Run("objects", func(t *testing.T) {
+		pod, err := cs.CoreV1().Pods("default").Get(ctx, inst.ID, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := pod.Spec.Containers[0]
+		lim := c.Resources.Limits
+		if pod.Spec.AutomountServiceAccountToken == nil || *pod.Spec.AutomountServiceAccountToken ||
+			lim.Cpu().IsZero() || lim.Memory().IsZero() || lim.StorageEphemeral().IsZero() ||
+			c.SecurityContext.AllowPrivilegeEscalation == nil || *c.SecurityContext.AllowPrivilegeEscalation ||
+			c.SecurityContext.SeccompProfile == nil || c.SecurityContext.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault ||
+			pod.Labels[sandbox.LabelOwner] != owner || pod.Labels[sandbox.LabelManaged] != "true" {
+			t.Errorf("pod spec not locked down: %+v %+v labels %v", pod.Spec, c, pod.Labels)
+		}
+		for _, e := range c.Env {
+			if e.Name == kube.TokenEnv && (e.Value != "" || e.ValueFrom == nil || e.ValueFrom.SecretKeyRef == nil) {
+				t.Errorf("token not from a Secret: %+v", e)
+			}
+		}
+		np, err := cs.NetworkingV1().NetworkPolicies("default").Get(ctx, inst.ID, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		egressDenied := len(np.Spec.Egress) == 0 && len(np.Spec.PolicyTypes) == 2 && np.Spec.PolicyTypes[1] == networkingv1.PolicyTypeEgress
+		if !egressDenied || len(np.OwnerReferences) != 1 || np.OwnerReferences[0].UID != pod.UID {
+			t.Errorf("network policy %+v, owners %+v", np.Spec, np.OwnerReferences)
+		}
+	})
+	t.Run("sudo", func(t *testing.T) {
+		s := startSandbox(t, p, sandbox.Spec{Sudo: true})
+		res, err := agentdclient.NewClient(s.AgentURL, s.Token, nil).Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", `grep '^NoNewPrivs' /proc/self/status`}})
+		if err != nil || !strings.Contains(res.Stdout, "0") {
+			t.Errorf("sandbox with sudo: %+v, %v; want NoNewPrivs 0", res, err)
+		}
+	})
+}
+
+// TestKubeStopAndReap stops one sandbox, lists, and reaps the other as a
+// restarted runner would; nothing of the owner is left.
+func TestKubeStopAndReap(t *testing.T) {
+	p, owner := newKubeProvider(t, kube.ReachPortForward, kube.Config{})
+	_, cs := kubeCluster(t)
+	var a, b sandbox.Instance
+	var wg sync.WaitGroup
+	wg.Go(func() { a = startSandbox(t, p, sandbox.Spec{}) })
+	wg.Go(func() { b = startSandbox(t, p, sandbox.Spec{}) })
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	start := time.Now()
+	if err := p.Stop(t.Context(), a.ID); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	t.Logf("stop took %v", time.Since(start))
+	if err := p.Stop(t.Context(), a.ID); !errdefs.IsNotFound(err) {
+		t.Errorf("second Stop = %v, want not found", err)
+	}
+	list, err := p.List(t.Context(), map[string]string{sandbox.LabelOwner: owner})
+	if err != nil || len(list) != 1 || list[0].ID != b.ID {
+		t.Errorf("List = %+v, %v; want only %s", list, err, b.ID)
+	}
+	rc, _ := kubeCluster(t)
+	fresh, err := kube.New(kube.Config{REST: rc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed, err := fresh.Reap(t.Context(), map[string]string{sandbox.LabelOwner: owner})
+	if err != nil || len(removed) != 1 || removed[0] != b.ID {
+		t.Errorf("Reap = %q, %v; want [%s]", removed, err, b.ID)
+	}
+	eventually(t, 60*time.Second, "pods, secrets and policies gone", func() error {
+		if left := kubeObjects(t, cs, owner); len(left) > 0 {
+			return fmt.Errorf("left: %q", left)
+		}
+		return nil
+	})
+}
+
+// TestKubeStartFailureLeavesNothing: an image the node does not have, and
+// one without setpriv and agentd, fail Start at once and leave nothing.
+func TestKubeStartFailureLeavesNothing(t *testing.T) {
+	p, owner := newKubeProvider(t, kube.ReachPodIP, kube.Config{})
+	_, cs := kubeCluster(t)
+	for _, img := range []string{"deskrun/no-such-image:latest", "deskrun/pause:1"} {
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		start := time.Now()
+		inst, err := p.Start(ctx, sandbox.Spec{Image: img})
+		cancel()
+		if err == nil {
+			p.Stop(t.Context(), inst.ID)
+			t.Errorf("Start(%s) succeeded, want an error", img)
+			continue
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Start(%s) waited for its deadline: %v", img, err)
+		}
+		t.Logf("Start(%s) failed after %v: %v", img, time.Since(start), err)
+		if left := kubeObjects(t, cs, owner); len(left) > 0 {
+			t.Errorf("left after a failed start of %s: %q", img, left)
+		}
+	}
+}
+
+// TestKubeDeletedPod deletes a sandbox's Pod while a command runs in it:
+// the call fails as the infrastructure's (unavailable, which the farm
+// retries), not as the agent's, and Stop then finds nothing.
+func TestKubeDeletedPod(t *testing.T) {
+	for name, reach := range reaches {
+		t.Run(name, func(t *testing.T) {
+			p, _ := newKubeProvider(t, reach, kube.Config{})
+			_, cs := kubeCluster(t)
+			inst := startSandbox(t, p, sandbox.Spec{})
+			agent := agentdclient.NewClient(inst.AgentURL, inst.Token, &http.Client{Timeout: 90 * time.Second})
+			done := make(chan error, 1)
+			go func() {
+				_, err := agent.Exec(t.Context(), api.ExecRequest{Cmd: []string{"sleep", "60"}, TimeoutMS: 70000})
+				done <- err
+			}()
+			time.Sleep(time.Second)
+			if err := cs.CoreV1().Pods("default").Delete(t.Context(), inst.ID, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				if err == nil {
+					t.Fatal("the task's call succeeded in a deleted pod")
+				}
+				if !errdefs.IsUnavailable(api.NetworkError(err)) {
+					t.Errorf("call in a deleted pod: %v (%T), want an infrastructure failure (unavailable)", err, errors.Unwrap(err))
+				}
+				t.Logf("call in a deleted pod: %v", err)
+			case <-time.After(80 * time.Second):
+				t.Fatal("the call did not end after its pod was deleted")
+			}
+			// The next call fails the same way, at once.
+			if _, err := agentdclient.NewClient(inst.AgentURL, inst.Token, &http.Client{Timeout: 10 * time.Second}).Health(t.Context()); !errdefs.IsUnavailable(api.NetworkError(err)) {
+				t.Errorf("health after deletion: %v, want unavailable", err)
+			}
+			eventually(t, 60*time.Second, "pod gone", func() error {
+				if err := p.Stop(t.Context(), inst.ID); !errdefs.IsNotFound(err) {
+					return fmt.Errorf("Stop = %v, want not found", err)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// TestKubeServe runs sessions through `deskrun serve --provider kube
+// --kubeconfig`, as a runner outside the cluster does: create, screenshot,
+// input, exec, delete; then nothing of the server's is left.
+func TestKubeServe(t *testing.T) {
+	_, cs := kubeCluster(t)
+	owner := "e2e-serve-" + randomHex(t, 4)
+	d := startKubeServer(t, owner)
+	var sess api.Session
+	err := d.call(t.Context(), http.MethodPost, "/v1/sessions", api.CreateSessionRequest{
+		Image: minimalImage, Screen: api.Screen{Width: 800, Height: 600},
+	}, &sess)
+	if err != nil {
+		t.Fatalf("create session: %v", err)
+	}
+	s := &session{base: d.url + "/v1/sessions/" + sess.ID, token: d.token, hc: d.hc, sandboxID: sess.SandboxID}
+	ctx := t.Context()
+	img, err := s.screenshot(ctx)
+	if err != nil || img.Bounds().Dx() != 800 {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := s.input(ctx, api.Action{Type: api.ActionMove, X: api.Int(10), Y: api.Int(20)}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.exec(ctx, "echo", "hi"); err != nil || res.Stdout != "hi\n" {
+		t.Errorf("exec = %+v, %v", res, err)
+	}
+	if _, err := s.do(ctx, http.MethodDelete, "", nil, nil); err != nil {
+		t.Fatalf("delete session: %v", err)
+	}
+	eventually(t, 60*time.Second, "session's objects gone", func() error {
+		if left := kubeObjects(t, cs, owner); len(left) > 0 {
+			return fmt.Errorf("left: %q", left)
+		}
+		return nil
+	})
+}
+
+// startKubeServer runs `deskrun serve --provider kube` on the test
+// cluster with its own owner label.
+func startKubeServer(t *testing.T, owner string) *apiDesk {
+	t.Helper()
+	bin := buildDeskrun(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	token := randomHex(t, 16)
+	kubeconfig := filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "admin.kubeconfig")
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--provider", "kube", "--kubeconfig", kubeconfig, "--owner", owner)
+	cmd.Env = append(os.Environ(), "DESKRUN_TOKEN="+token)
+	cmd.Stdout, cmd.Stderr = t.Output(), t.Output()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("deskrun serve did not stop within 60s of SIGTERM")
+		}
+	})
+	d := &apiDesk{url: "http://" + addr, token: token, hc: &http.Client{Timeout: 120 * time.Second}}
+	eventually(t, 30*time.Second, "deskrun serve healthy", func() error {
+		resp, err := d.hc.Get(d.url + "/healthz")
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("status %d", resp.StatusCode)
+		}
+		return nil
+	})
+	return d
+}
+
+// TestKubeRunnerRole runs a sandbox as deploy/kube's ServiceAccount (the
+// API server impersonates it) in a namespace of its own: the Role must
+// cover everything the provider does, the admin channel included.
+func TestKubeRunnerRole(t *testing.T) {
+	rc, cs := kubeCluster(t)
+	ns := "e2e-role-" + randomHex(t, 4)
+	kubectl := filepath.Join(kubeEnv(t, "KUBE_BIN"), "kubectl")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(kubectl, append([]string{"--kubeconfig", filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "admin.kubeconfig")}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("kubectl %q: %v\n%s", args, err, out)
+		}
+	}
+	run("create", "namespace", ns)
+	t.Cleanup(func() {
+		cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
+	})
+	run("-n", ns, "apply", "-f", "../deploy/kube/serviceaccount.yaml", "-f", "../deploy/kube/role.yaml")
+	as := rest.CopyConfig(rc)
+	as.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:" + ns + ":deskrun"}
+	p, err := kube.New(kube.Config{REST: as, Namespace: ns, Image: minimalImage, PullPolicy: corev1.PullNever,
+		Logger: slog.New(slog.NewTextHandler(t.Output(), nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := startSandbox(t, p, sandbox.Spec{})
+	res, err := sandbox.AdminExec(t.Context(), p, inst.ID, api.ExecRequest{Cmd: []string{"id", "-u"}})
+	if err != nil || res.Stdout != "0\n" {
+		t.Errorf("admin exec as the runner's ServiceAccount = %+v, %v", res, err)
+	}
+	if _, err := p.List(t.Context(), nil); err != nil {
+		t.Errorf("List: %v", err)
+	}
+	if err := p.Stop(t.Context(), inst.ID); err != nil {
+		t.Errorf("Stop: %v", err)
+	}
+	if _, err := p.Reap(t.Context(), nil); err != nil {
+		t.Errorf("Reap: %v", err)
+	}
+	// And nothing beyond its namespace.
+	other := rest.CopyConfig(as)
+	if _, err := kubernetes.NewForConfigOrDie(other).CoreV1().Pods("default").List(t.Context(), metav1.ListOptions{}); err == nil {
+		t.Error("the runner's ServiceAccount lists Pods of another namespace")
+	}
+}
+
+// kubeEnv is a variable of the cluster's env file (scripts/kube/up.sh).
+func kubeEnv(t *testing.T, key string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+"="); ok {
+			return v
+		}
+	}
+	t.Fatalf("%s not in the cluster's env file", key)
+	return ""
+}
+
+// TestKubeColdStart logs, three times, how long a Pod takes from Start to
+// agentd's first screenshot, by pod IP and through the port-forward.
+func TestKubeColdStart(t *testing.T) {
+	for _, name := range []string{"pod-ip", "port-forward"} {
+		p, _ := newKubeProvider(t, reaches[name], kube.Config{})
+		startSandbox(t, p, sandbox.Spec{}) // caches warm
+		for range 3 {
+			start := time.Now()
+			inst := startSandbox(t, p, sandbox.Spec{})
+			if _, err := agentSession(inst).screenshot(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: start to first screenshot %v", name, time.Since(start))
+		}
+	}
+}
