@@ -19,13 +19,6 @@ import (
 
 var _ sandbox.AdminExecer = (*Provider)(nil)
 
-// adminOutputCap bounds what AdminExec keeps of each output stream, as
-// agentd's exec does.
-const adminOutputCap = 1 << 20
-
-// adminTimeout is the timeout of an AdminExec request that gives none.
-const adminTimeout = 30 * time.Second
-
 // AdminExec runs req.Cmd as root inside sandbox id through the engine's
 // exec API: the runner's channel for task setup and grading that need an
 // administrator, apart from agentd and its token, so the agent can never
@@ -35,15 +28,9 @@ const adminTimeout = 30 * time.Second
 // coreutils' timeout inside the sandbox, since the engine cannot kill an
 // exec; it then reports TimedOut and exit code 124 or 137.
 func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
-	if len(req.Cmd) == 0 || req.Cmd[0] == "" {
-		return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("cmd: must name a program")
-	}
-	if req.TimeoutMS < 0 {
-		return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("timeout_ms: must not be negative")
-	}
-	timeout := adminTimeout
-	if req.TimeoutMS > 0 {
-		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
+	timeout, err := sandbox.CheckAdminExec(req)
+	if err != nil {
+		return api.ExecResult{}, err
 	}
 	info, err := p.engine.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
 	if err != nil {
@@ -91,7 +78,7 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest
 			_ = att.CloseWrite()
 		}()
 	}
-	stdout, stderr := &cappedBuffer{n: adminOutputCap}, &cappedBuffer{n: adminOutputCap}
+	stdout, stderr := sandbox.NewCappedBuffer(), sandbox.NewCappedBuffer()
 	if _, err := stdcopy.StdCopy(stdout, stderr, att.Reader); err != nil && !errors.Is(err, io.EOF) {
 		if ctx.Err() != nil {
 			return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, ctx.Err())
@@ -103,37 +90,5 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest
 		return api.ExecResult{}, fmt.Errorf("admin exec in %.12s: %w", id, err)
 	}
 	elapsed := time.Since(start)
-	res := api.ExecResult{
-		ExitCode:   ins.ExitCode,
-		Stdout:     stdout.String(),
-		Stderr:     stderr.String(),
-		Truncated:  stdout.cut || stderr.cut,
-		DurationMS: elapsed.Milliseconds(),
-	}
-	// timeout(1) exits 124 when it stopped the command with TERM and 137
-	// when it had to KILL it; a command exiting 124 by itself before the
-	// deadline is not a timeout.
-	if (res.ExitCode == 124 || res.ExitCode == 137) && elapsed >= timeout {
-		res.TimedOut = true
-	}
-	return res, nil
+	return sandbox.AdminResult(ins.ExitCode, stdout, stderr, elapsed, timeout), nil
 }
-
-// cappedBuffer keeps the first n bytes written to it and notes a cut.
-type cappedBuffer struct {
-	b   []byte
-	n   int
-	cut bool
-}
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := c.n - len(c.b); room < len(p) {
-		c.b = append(c.b, p[:max(room, 0)]...)
-		c.cut = true
-	} else {
-		c.b = append(c.b, p...)
-	}
-	return len(p), nil
-}
-
-func (c *cappedBuffer) String() string { return string(c.b) }

@@ -12,19 +12,13 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/sandbox"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 	utilexec "k8s.io/client-go/util/exec"
 )
-
-// adminOutputCap bounds what AdminExec keeps of each output stream, as
-// agentd's exec does.
-const adminOutputCap = 1 << 20
-
-// adminTimeout is the timeout of an AdminExec request that gives none.
-const adminTimeout = 30 * time.Second
 
 // AdminExec runs req.Cmd as root inside sandbox id through the Pod's exec
 // subresource: the runner's channel for task setup and grading that need
@@ -35,20 +29,9 @@ const adminTimeout = 30 * time.Second
 // (TERM, then KILL 2 s later) by coreutils' timeout inside the sandbox;
 // it then reports TimedOut and exit code 124 or 137.
 func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
-	if len(req.Cmd) == 0 || req.Cmd[0] == "" {
-		return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("cmd: must name a program")
-	}
-	if req.TimeoutMS < 0 {
-		return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage("timeout_ms: must not be negative")
-	}
-	for k := range req.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return api.ExecResult{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("env: %q is not a variable name", k))
-		}
-	}
-	timeout := adminTimeout
-	if req.TimeoutMS > 0 {
-		timeout = time.Duration(req.TimeoutMS) * time.Millisecond
+	timeout, err := sandbox.CheckAdminExec(req)
+	if err != nil {
+		return api.ExecResult{}, err
 	}
 	pod, err := p.managed(ctx, id)
 	if err != nil {
@@ -87,7 +70,7 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest
 	// little later should the API server not answer.
 	sctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
 	defer cancel()
-	stdout, stderr := &cappedBuffer{n: adminOutputCap}, &cappedBuffer{n: adminOutputCap}
+	stdout, stderr := sandbox.NewCappedBuffer(), sandbox.NewCappedBuffer()
 	opts := remotecommand.StreamOptions{Stdout: stdout, Stderr: stderr}
 	if req.Stdin != "" {
 		opts.Stdin = strings.NewReader(req.Stdin)
@@ -106,37 +89,5 @@ func (p *Provider) AdminExec(ctx context.Context, id string, req api.ExecRequest
 	default:
 		return api.ExecResult{}, fmt.Errorf("admin exec in %s: %w: %w", id, errdefs.ErrUnavailable, err)
 	}
-	res := api.ExecResult{
-		ExitCode:   code,
-		Stdout:     stdout.String(),
-		Stderr:     stderr.String(),
-		Truncated:  stdout.cut || stderr.cut,
-		DurationMS: elapsed.Milliseconds(),
-	}
-	// timeout(1) exits 124 when it stopped the command with TERM and 137
-	// when it had to KILL it; a command exiting 124 by itself before the
-	// deadline is not a timeout.
-	if (res.ExitCode == 124 || res.ExitCode == 137) && elapsed >= timeout {
-		res.TimedOut = true
-	}
-	return res, nil
+	return sandbox.AdminResult(code, stdout, stderr, elapsed, timeout), nil
 }
-
-// cappedBuffer keeps the first n bytes written to it and notes a cut.
-type cappedBuffer struct {
-	b   []byte
-	n   int
-	cut bool
-}
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := c.n - len(c.b); room < len(p) {
-		c.b = append(c.b, p[:max(room, 0)]...)
-		c.cut = true
-	} else {
-		c.b = append(c.b, p...)
-	}
-	return len(p), nil
-}
-
-func (c *cappedBuffer) String() string { return string(c.b) }
