@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -73,3 +75,12 @@ func (c *CappedBuffer) Write(p []byte) (int, error) {
 }
 
 func (c *CappedBuffer) String() string { return string(c.b) }
+
+// RandomHex returns n random bytes from crypto/rand in hex: sandbox
+// tokens, names and markers. crypto/rand does not fail on Linux (Go
+// stops the program if the kernel's generator is unavailable).
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

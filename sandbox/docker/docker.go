@@ -27,8 +27,6 @@ package docker
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -265,10 +263,7 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 	if err := p.ensureNetwork(ctx, netName, !spec.Network); err != nil {
 		return sandbox.Instance{}, err
 	}
-	token, err := randomHex(32)
-	if err != nil {
-		return sandbox.Instance{}, fmt.Errorf("make token: %w", err)
-	}
+	token := sandbox.RandomHex(32)
 	img, err := p.engine.ImageInspect(ctx, cmp.Or(spec.Image, p.cfg.Image))
 	if err != nil {
 		return sandbox.Instance{}, fmt.Errorf("image %s: %w", cmp.Or(spec.Image, p.cfg.Image), err)
@@ -456,7 +451,7 @@ func (p *Provider) createOptions(spec sandbox.Spec, netName, token string, entry
 		hc.Mounts = []mount.Mount{{Type: mount.TypeVolume, Target: "/home/user"}}
 	}
 	return client.ContainerCreateOptions{
-		Name: "deskrun-" + mustRandomHex(6),
+		Name: "deskrun-" + sandbox.RandomHex(6),
 		Config: &container.Config{
 			Image: image,
 			// Root only until setpriv: it drops to the desktop user with
@@ -635,24 +630,6 @@ func agentURL(ns *container.NetworkSettings, netName string) (string, error) {
 	}
 	ip := ns.Networks[netName].IPAddress.String()
 	return "http://" + net.JoinHostPort(ip, strconv.Itoa(AgentPort)), nil
-}
-
-func randomHex(n int) (string, error) {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
-}
-
-// mustRandomHex is for names, where crypto/rand failing (it does not, on
-// Linux) may fall back to the time.
-func mustRandomHex(n int) string {
-	s, err := randomHex(n)
-	if err != nil {
-		return strconv.FormatInt(time.Now().UnixNano(), 16)
-	}
-	return s
 }
 
 func shortID(id string) string {

@@ -46,8 +46,6 @@ package kube
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -300,11 +298,8 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 		ctx, cancel = context.WithTimeout(ctx, p.cfg.StartTimeout)
 		defer cancel()
 	}
-	token, err := randomHex(32)
-	if err != nil {
-		return sandbox.Instance{}, fmt.Errorf("make token: %w", err)
-	}
-	name := "deskrun-" + mustRandomHex(6)
+	token := sandbox.RandomHex(32)
+	name := "deskrun-" + sandbox.RandomHex(6)
 	lbls := p.labels(spec, name)
 	ns := p.cfg.Namespace
 	t0 := time.Now()
@@ -845,22 +840,4 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", errdefs.ErrUnavailable, err)
 	}
 	return err
-}
-
-func randomHex(n int) (string, error) {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
-}
-
-// mustRandomHex is for names, where crypto/rand failing (it does not, on
-// Linux) may fall back to the time.
-func mustRandomHex(n int) string {
-	s, err := randomHex(n)
-	if err != nil {
-		return strconv.FormatInt(time.Now().UnixNano(), 16)
-	}
-	return s
 }

@@ -16,8 +16,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,13 +202,13 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 	pr := &proc{
 		tmp:     tmp,
 		home:    home,
-		marker:  randomHex(12),
+		marker:  sandbox.RandomHex(12),
 		grace:   spec.StopTimeout,
 		stderr:  &tail{max: 8 << 10},
 		exited:  make(chan struct{}),
 		stopped: make(chan struct{}),
 	}
-	token := randomHex(16)
+	token := sandbox.RandomHex(16)
 	if err := writeOwner(home, pr.marker, tmp); err != nil {
 		os.RemoveAll(home)
 		return sandbox.Instance{}, fmt.Errorf("make home directory: %w", err)
@@ -306,7 +304,7 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (_ sandbox.Inst
 		return sandbox.Instance{}, p.startTimeout(ctx, "agentd did not become healthy", pr)
 	}
 
-	id := strconv.Itoa(pr.pid) + "-" + randomHex(3)
+	id := strconv.Itoa(pr.pid) + "-" + sandbox.RandomHex(3)
 	pr.inst = sandbox.Instance{ID: id, AgentURL: url, Token: token, Labels: maps.Clone(spec.Labels)}
 	p.mu.Lock()
 	if p.closed {
@@ -563,12 +561,6 @@ func (p *Provider) isClosed() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.closed
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // never fails (crypto/rand)
-	return hex.EncodeToString(b)
 }
 
 // tail keeps the last max bytes written to it; it is safe for concurrent
