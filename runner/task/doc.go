@@ -87,8 +87,11 @@
 // run cannot hold); the browser's steps and getters and the
 // accessibility tree until those parts land (registered in
 // browser_pending.go); OSWorld's own unimplemented act, replay and
-// tidy_desktop. A launch of VS Code on an image without `code` skips the
-// task at setup. [Check] reports all of it per task without a sandbox.
+// tidy_desktop. [SkipMissing] marks the tasks needing VS Code as skipped
+// when the image lacks it ([Apps], read from the image's label
+// [LabelVSCode]); a launch of `code` that still fails for want of it
+// skips the task at setup. [Check] reports all of it per task without a
+// sandbox.
 //
 // # Getters and metrics
 //
