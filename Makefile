@@ -54,7 +54,8 @@ unit:
 # screenshot) on local sandboxes, the metric calls on their fixtures
 # (runner/task, five runs each), then, where a Docker
 # engine answers, the sandbox figures: cold start, warm-pool acquire, idle
-# memory and density.
+# memory and density, and on the osworld image its cold start, OSWorld's
+# reset and the density of sandboxes with LibreOffice Calc open.
 bench: deps build
 	$(GO) run -tags bench ./bench
 	$(GO) test -run '^$$' -bench Suite -benchtime 1x ./runner/farm/
