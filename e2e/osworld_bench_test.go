@@ -169,7 +169,7 @@ func BenchmarkOSWorldDensity(b *testing.B) {
 				break
 			}
 			held, heldSlowest = len(insts), slowest
-			b.Logf("%d sandboxes with Calc: slowest screenshot %v", held, slowest)
+			fmt.Fprintf(os.Stderr, "osworld density: %d sandboxes with Calc, slowest screenshot %v\n", held, slowest.Round(time.Millisecond))
 		}
 		var mem uint64
 		for _, inst := range insts[:held] {
