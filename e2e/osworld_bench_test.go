@@ -30,14 +30,16 @@ import (
 // OSWorld's tasks typically do. "xterm" is the task of the local
 // provider's reset benchmark (server/osworld): put an input file in
 // place, run a command, launch an application and bring its window to
-// the front. "calc" is the commonest OSWorld setup: download a
+// the front (its xterm runs sh: the image's bash, with Debian's skeleton
+// .bashrc as Ubuntu's, retitles the terminal "user@host: dir", and the
+// activate_window step would wait out its timeout). "calc" is the commonest OSWorld setup: download a
 // spreadsheet and open it in LibreOffice Calc (the step waits for its
 // window), then activate that window.
 var resetTasks = []struct{ name, body string }{
 	{"xterm", `{"id": "reset-xterm", "instruction": "Edit the notes.", "config": [
 	  {"type": "download", "parameters": {"files": [{"url": "file://INPUT/notes.txt", "path": "/tmp/reset-bench/notes.txt"}]}},
 	  {"type": "execute", "parameters": {"command": ["sh", "-c", "mkdir -p ~/Desktop && cp /tmp/reset-bench/notes.txt ~/Desktop/"]}},
-	  {"type": "launch", "parameters": {"command": ["xterm", "-T", "notes"]}},
+	  {"type": "launch", "parameters": {"command": ["xterm", "-T", "notes", "-e", "sh"]}},
 	  {"type": "activate_window", "parameters": {"window_name": "notes"}}],
 	  "evaluator": {"func": "infeasible"}}`},
 	{"calc", `{"id": "reset-calc", "instruction": "Bold the header row.", "config": [
