@@ -55,8 +55,10 @@ unit:
 # and typing, three runs), the metric calls on their fixtures
 # (runner/task, five runs each), then, where a Docker
 # engine answers, the sandbox figures: cold start, warm-pool acquire, idle
-# memory and density, and cold start, screenshot, density and memory per
-# sandbox under gVisor (runsc) beside runc where the engine has it.
+# memory and density, cold start, screenshot, density and memory per
+# sandbox under gVisor (runsc) beside runc where the engine has it, and on
+# the osworld image its cold start, OSWorld's reset and the density of
+# sandboxes with LibreOffice Calc open.
 bench: deps build
 	$(GO) run -tags bench ./bench
 	$(GO) test -run '^$$' -bench Suite -benchtime 1x ./runner/farm/

@@ -41,6 +41,18 @@ type CreateRunRequest struct {
 	// Only keeps the tasks whose id matches one of these glob patterns
 	// (path.Match syntax; a plain id matches itself). Empty means all.
 	Only []string `json:"only,omitempty"`
+	// Cache is a folder on the server of the files tasks download, in
+	// OSWorld's cache layout (<task id>/<file>): read first, filled by
+	// downloads (`deskrun eval --cache`). It must exist. Empty means no
+	// cache.
+	Cache string `json:"cache,omitempty"`
+	// URLMap is a JSON file on the server mapping URLs to files on the
+	// server, a mirror for a farm without internet (`--url-map`); a
+	// mapped URL is never fetched.
+	URLMap string `json:"url_map,omitempty"`
+	// Offline: never download; URLs come from Cache or URLMap, and a
+	// task needing another is skipped (`--offline`).
+	Offline bool `json:"offline,omitempty"`
 }
 
 // Statuses of a [Run].

@@ -563,3 +563,67 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// POST /v1/runs takes deskrun eval's --cache, --url-map and --offline as
+// cache, url_map and offline: a bad one is a 400 naming the field, good
+// ones are kept in the run's request.
+func TestRunsDownloadOptions(t *testing.T) {
+	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": downProvider()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := farm.NewRuns(farm.RunsConfig{Manager: m, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { runs.Close(context.Background()) })
+	ts := unitServer(t, Config{Manager: m, Token: testToken, Runs: runs, Metrics: metrics.New()})
+	tasks, err := filepath.Abs("../tasks/files")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	urlMap := filepath.Join(dir, "map.json")
+	badMap := filepath.Join(dir, "bad.json")
+	for name, body := range map[string]string{file: "x", urlMap: `{"https://example.org/a.xlsx": "a.xlsx"}`, badMap: `{"https://example.org/a.xlsx": 1}`} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ body, msg string }{
+		{`{"tasks":"` + tasks + `","cache":"/nonexistent/cache"}`, "cache: stat /nonexistent/cache: no such file or directory"},
+		{`{"tasks":"` + tasks + `","cache":"` + file + `"}`, "cache: " + file + " is not a folder"},
+		{`{"tasks":"` + tasks + `","cache":7}`, "cache: want"},
+		{`{"tasks":"` + tasks + `","url_map":"/nonexistent/map.json"}`, "url_map: read URL map: open /nonexistent/map.json: no such file or directory"},
+		{`{"tasks":"` + tasks + `","url_map":"` + badMap + `"}`, "url_map: read URL map " + badMap + ": want an object of URL to file path"},
+		{`{"tasks":"` + tasks + `","offline":"yes"}`, "offline: want"},
+	} {
+		checkError(t, call(t, ts.URL, "POST", "/v1/runs", testToken, tc.body), http.StatusBadRequest, "invalid_argument", tc.msg)
+	}
+	if n := len(runs.List()); n != 0 {
+		t.Errorf("%d runs started by refused requests", n)
+	}
+
+	a := call(t, ts.URL, "POST", "/v1/runs", testToken, fmt.Sprintf(`{"tasks":%q,"cache":%q,"url_map":%q,"offline":true}`, tasks, dir, urlMap))
+	if a.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	conform(t, "Run", a.body)
+	var run api.Run
+	if err := json.Unmarshal(a.body, &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.Request.Cache != dir || run.Request.URLMap != urlMap || !run.Request.Offline {
+		t.Errorf("run request %+v", run.Request)
+	}
+	for _, bad := range []string{`{"tasks":"x","offline":"yes"}`, `{"tasks":"x","cache":1}`} {
+		var v any
+		if err := json.Unmarshal([]byte(bad), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := schemaFor(t, "CreateRunRequest").Validate(v); err == nil {
+			t.Errorf("CreateRunRequest accepts %s", bad)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"strings"
@@ -170,6 +171,7 @@ func eval(args []string) error {
 	if provName == "docker" || provName == "kube" {
 		image = f.image
 	}
+	images := maps.Clone(providers) // before the pool wraps one
 	if f.warm > 0 {
 		pl := pool.New(providers[provName], pool.Config{
 			Specs:  []sandbox.Spec{{Image: image, Screen: sc}},
@@ -195,6 +197,14 @@ func eval(args []string) error {
 			}
 		}
 	}()
+
+	apps, err := imageApps(ctx, images, provName, image)
+	if err != nil {
+		return err
+	}
+	if n := task.SkipMissing(tasks, apps); n > 0 {
+		log.Info("tasks skipped for want of an application in the image", "tasks", n, "image", image)
+	}
 
 	start := time.Now()
 	results, runErr := farm.Run(ctx, farm.Config{

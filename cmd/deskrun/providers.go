@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/deskrun/deskrun/sandbox/kube"
@@ -242,4 +243,46 @@ func findAgentd(flagPath string) (string, error) {
 		return "", errors.New("agentd not found beside deskrun or in PATH (make build puts both in bin/); pass --agentd")
 	}
 	return p, nil
+}
+
+// imageApps says which applications that not every image has (VS Code)
+// the sandboxes of provider and image have: a docker image by its labels
+// (task.LabelVSCode), the local provider, whose sandboxes run the host's
+// programs, by what is in PATH.
+func imageApps(ctx context.Context, providers map[string]sandbox.Provider, provider, image string) (task.Apps, error) {
+	if provider == "local" {
+		_, err := exec.LookPath("code")
+		return task.Apps{VSCode: err == nil}, nil
+	}
+	dp, ok := providers[provider].(*docker.Provider)
+	if !ok {
+		return task.Apps{}, fmt.Errorf("provider %q: not a docker provider", provider)
+	}
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	labels, err := dp.ImageLabels(ictx, image)
+	if err != nil {
+		return task.Apps{}, err
+	}
+	return task.AppsOf(labels), nil
+}
+
+// dockerImageApps reads task.Apps from the labels of a docker image,
+// through the engine of DOCKER_HOST.
+func dockerImageApps(ctx context.Context, image string) (task.Apps, error) {
+	cli, err := client.New(client.FromEnv)
+	if err != nil {
+		return task.Apps{}, fmt.Errorf("docker client: %w", err)
+	}
+	defer cli.Close()
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	img, err := cli.ImageInspect(ictx, image)
+	if err != nil {
+		return task.Apps{}, fmt.Errorf("image %s: %w", image, err)
+	}
+	if img.Config == nil {
+		return task.Apps{}, nil
+	}
+	return task.AppsOf(img.Config.Labels), nil
 }

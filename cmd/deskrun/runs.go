@@ -24,7 +24,7 @@ server runs the tasks in its own sandboxes, as deskrun eval does, and keeps
 each run's directory. Verbs:
   start [--tasks PATH] [--agent A] [--parallel N] [--trials K] [--max-steps N] [--timeout D]
         [--retries N] [--provider P] [--image I] [--screen WxH] [--only PATTERNS]
-        [--agent-token T] [--wait] [-q]
+        [--agent-token T] [--cache DIR] [--url-map FILE] [--offline] [--wait] [-q]
                       start a run; prints it (-q: its id); --wait follows it
                       until it ends and exits 1 unless it finished
   list [--json]       the runs
@@ -84,6 +84,9 @@ func (rc *runsCmd) start(ctx context.Context, args []string) error {
 	fs.StringVar(&req.Image, "image", "", "sandbox image (docker; default the server's)")
 	screen := fs.String("screen", "", "screen size WxH (default 1280x800)")
 	only := fs.String("only", "", "run only tasks whose id matches one of these comma-separated glob patterns")
+	fs.StringVar(&req.Cache, "cache", "", "folder on the server of files tasks download, in OSWorld's cache layout (<task id>/<file>)")
+	fs.StringVar(&req.URLMap, "url-map", "", "JSON file on the server mapping URLs to files on the server")
+	fs.BoolVar(&req.Offline, "offline", false, "never download: URLs come from --cache or --url-map, and a task needing another is skipped")
 	wait := fs.Bool("wait", false, "follow the run until it ends, then print its summary")
 	quiet := fs.Bool("q", false, "print only the run's id")
 	pos, err := parseAll(fs, args)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/dialect"
 	"github.com/deskrun/deskrun/runner/farm"
+	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/deskrun/deskrun/sandbox/pool"
@@ -93,6 +96,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	def := defaultProvider(providers)
+	images := maps.Clone(providers) // before a pool or the metrics wrap them
 	if *warm > 0 {
 		tmpl := sandbox.Spec{Screen: sandbox.DefaultScreen}
 		if def != "local" {
@@ -119,6 +123,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	runs, err := farm.NewRuns(farm.RunsConfig{
 		Manager: m, Dir: *runsDir, TasksRoot: *tasksRoot, Logger: log, OnResult: met.TaskFinished,
+		Apps: func(provider, img string) (task.Apps, error) {
+			if _, ok := images[cmp.Or(provider, def)]; !ok {
+				return task.Apps{}, nil // an unknown provider: the session request names it
+			}
+			return imageApps(ctx, images, cmp.Or(provider, def), cmp.Or(img, *image))
+		},
 		// The keys and endpoints of the model agents runs may name; an
 		// agent server's token comes with each run.
 		Agents: agent.SpecOptions{

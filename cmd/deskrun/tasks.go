@@ -11,17 +11,19 @@ import (
 	"github.com/deskrun/deskrun/runner/task"
 )
 
-const tasksUsage = `usage: deskrun tasks check PATH [--json] [--index FILE]
+const tasksUsage = `usage: deskrun tasks check PATH [--json] [--index FILE] [--image I | --vscode]
 
 check loads every task file under PATH (OSWorld's task JSON or YAML)
 without a sandbox and prints, per domain, how many tasks load, load as
 skipped (they need what cannot exist here: Google Drive credentials, an
 account login, a part not available yet) and are refused, then each skip
 and refusal with the task id, the field and the reason, and the refusals
-counted by reason. It exits 1 when any task is refused.
+counted by reason. It exits 1 when any task is refused. Tasks needing VS
+Code are skipped unless the target has it: --vscode says it has, --image
+reads the docker image's label dev.deskrun.vscode (through the engine).
 `
 
-func tasksCmd(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func tasksCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "check" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprint(stdout, tasksUsage)
@@ -30,9 +32,11 @@ func tasksCmd(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprint(stderr, tasksUsage)
 		return usagef("tasks: want the subcommand check")
 	}
-	fs := newFlags("tasks check", stderr, "PATH [--json] [--index FILE]")
+	fs := newFlags("tasks check", stderr, "PATH [--json] [--index FILE] [--image I | --vscode]")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	index := fs.String("index", "", "check only the tasks this index lists (OSWorld's test_all.json: {domain: [ids]})")
+	image := fs.String("image", "", "check for sandboxes of this docker image: tasks needing an application it lacks (VS Code) are skipped")
+	vscode := fs.Bool("vscode", false, "the sandboxes have VS Code (default: unless --image says so, tasks needing it are skipped)")
 	// Flags may come before or after PATH.
 	var paths []string
 	rest := args[1:]
@@ -56,7 +60,17 @@ func tasksCmd(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	rep, err := task.Check(paths[0], only)
+	apps := task.Apps{VSCode: *vscode}
+	if *image != "" {
+		if *vscode {
+			return usagef("tasks check: --image and --vscode: give one")
+		}
+		var err error
+		if apps, err = dockerImageApps(ctx, *image); err != nil {
+			return fmt.Errorf("--image: %w", err)
+		}
+	}
+	rep, err := task.Check(paths[0], only, apps)
 	if err != nil {
 		return err
 	}

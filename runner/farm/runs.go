@@ -72,8 +72,19 @@ type RunsConfig struct {
 	// name ([agent.FromSpec]); a request's AgentToken becomes HTTPToken.
 	Agents agent.SpecOptions
 	// TaskOptions are passed to task setup and grading, as
-	// [Config.TaskOptions].
+	// [Config.TaskOptions], but for Fetch and DownloadCache, which are
+	// each run's: its request's cache, and a fetcher made by
+	// [task.NewFetch] from Fetch with the request's url_map and offline.
 	TaskOptions task.Options
+	// Fetch configures the downloads of runs (client, attempts, sizes);
+	// the URL map and Offline come from each request.
+	Fetch task.FetchOptions
+	// Apps says which applications that not every image has (VS Code)
+	// the sandboxes of a provider and image have (empty: the server's
+	// defaults); tasks needing one the run's image lacks are skipped
+	// ([task.SkipMissing]). Nil means none: such tasks are skipped. An
+	// error refuses the run, naming the image.
+	Apps func(provider, image string) (task.Apps, error)
 	// Logger receives the runs' starts and ends and the farm's lines,
 	// each with the run's id. Nil discards them.
 	Logger *slog.Logger
@@ -264,7 +275,56 @@ func (rs *Runs) validate(req api.CreateRunRequest) (api.CreateRunRequest, error)
 			return req, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("only[%d]: empty pattern", i))
 		}
 	}
+	for _, f := range []struct {
+		name string
+		path *string
+	}{{"cache", &req.Cache}, {"url_map", &req.URLMap}} {
+		if *f.path == "" {
+			continue
+		}
+		if root := rs.cfg.TasksRoot; root != "" {
+			p, err := within(root, *f.path)
+			if err != nil {
+				return req, invalidField(f.name, err)
+			}
+			*f.path = p
+		}
+	}
+	if req.Cache != "" {
+		st, err := os.Stat(req.Cache)
+		if err != nil {
+			return req, invalidField("cache", err)
+		}
+		if !st.IsDir() {
+			return req, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("cache: %s is not a folder", req.Cache))
+		}
+	}
 	return req, nil
+}
+
+// taskOptions returns the task options of a run of req: the server's,
+// with the request's download cache, URL map and offline.
+func (rs *Runs) taskOptions(req api.CreateRunRequest) (task.Options, error) {
+	opts := rs.cfg.TaskOptions
+	fetch := rs.cfg.Fetch
+	fetch.Offline = req.Offline
+	if req.URLMap != "" {
+		m, err := task.ReadURLMap(req.URLMap)
+		if err != nil {
+			return opts, invalidField("url_map", err)
+		}
+		if root := rs.cfg.TasksRoot; root != "" {
+			for u, p := range m {
+				if _, err := within(root, p); err != nil {
+					return opts, invalidField("url_map", fmt.Errorf("%s: %w", u, err))
+				}
+			}
+		}
+		fetch.URLMap = m
+	}
+	opts.Fetch = task.NewFetch(fetch)
+	opts.DownloadCache = req.Cache
+	return opts, nil
 }
 
 // Start checks req, loads its tasks and makes its agent, then runs them
@@ -293,6 +353,17 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 	if err := checkTasks(tasks, req.Trials); err != nil {
 		return api.Run{}, invalidField("tasks", err)
 	}
+	taskOpts, err := rs.taskOptions(req)
+	if err != nil {
+		return api.Run{}, err
+	}
+	var apps task.Apps
+	if rs.cfg.Apps != nil {
+		if apps, err = rs.cfg.Apps(req.Provider, req.Image); err != nil {
+			return api.Run{}, invalidField("image", err)
+		}
+	}
+	task.SkipMissing(tasks, apps)
 	opts := rs.cfg.Agents
 	opts.HTTPToken = agent.Secret(req.AgentToken)
 	ag, err := agent.FromSpec(req.Agent, opts)
@@ -337,7 +408,7 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 		Retries:  retriesOf(*req.Retries),
 		Provider: req.Provider, Image: req.Image, Screen: req.Screen, Record: req.Record,
 		Labels:      map[string]string{LabelRun: id},
-		TaskOptions: rs.cfg.TaskOptions,
+		TaskOptions: taskOpts,
 		Logger:      log,
 		OnResult: func(res Result) {
 			rs.mu.Lock()

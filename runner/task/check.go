@@ -63,8 +63,9 @@ func (r CheckReport) Refused() int {
 // and the reason. It needs no sandbox. With only non-nil, it keeps the
 // task files <domain>/<id>.json whose "domain/id" is in only (see
 // [ReadIndex]), as OSWorld finds them. Two kept tasks with one id (one
-// domain and id with an index) are refused.
-func Check(path string, only map[string]bool) (CheckReport, error) {
+// domain and id with an index) are refused. Tasks needing an
+// application apps says the image lacks are skipped ([SkipMissing]).
+func Check(path string, only map[string]bool, apps Apps) (CheckReport, error) {
 	files, err := taskFiles(path)
 	if err != nil {
 		return CheckReport{}, err
@@ -83,6 +84,7 @@ func Check(path string, only map[string]bool) (CheckReport, error) {
 		default:
 			e.ID, e.Domain = t.ID, t.Domain
 			e.Status = CheckLoaded
+			SkipMissing([]*Task{t}, apps)
 			if t.Skip != nil {
 				e.Status, e.Field, e.Reason = CheckSkipped, t.Skip.Field, t.Skip.Reason
 			}

@@ -59,7 +59,7 @@ func TestLoadSkips(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	rep, err := Check("testdata/check", nil)
+	rep, err := Check("testdata/check", nil, Apps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err = Check("testdata/check", only)
+	rep, err = Check("testdata/check", only, Apps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,5 +136,63 @@ func TestTimeSuffix(t *testing.T) {
 	year := time.Now().Format("2006")
 	if paths[0] != "/home/user/report"+year+".xlsx" || dests[0] != "report"+year+".xlsx" {
 		t.Errorf("time_suffix: %q %q", paths, dests)
+	}
+}
+
+// Tasks that need VS Code are skipped at load on an image without it,
+// naming the field that needs it, and load on an image with it.
+func TestCheckVSCode(t *testing.T) {
+	want := map[string]string{
+		"launch":    "config[1] (launch)",
+		"shell":     "config[0] (execute)",
+		"window":    "evaluator.postconfig[0] (activate_window)",
+		"extension": "evaluator.result[1] (vm_command_line)",
+		"settings":  "evaluator.result (vscode_config)",
+		"other":     "", // mentions code, never runs it
+	}
+	rep, err := Check("testdata/vscode", nil, Apps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tasks) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(rep.Tasks), len(want), rep.Tasks)
+	}
+	for _, e := range rep.Tasks {
+		field, ok := want[e.ID]
+		switch {
+		case !ok:
+			t.Errorf("unexpected entry %+v", e)
+		case field == "" && e.Status != CheckLoaded:
+			t.Errorf("%s: %s %q %q, want loaded", e.ID, e.Status, e.Field, e.Reason)
+		case field != "" && (e.Status != CheckSkipped || e.Field != field || e.Reason != vsCodeMissing):
+			t.Errorf("%s: %s %q %q, want skipped at %q for want of VS Code", e.ID, e.Status, e.Field, e.Reason, field)
+		}
+	}
+	if c := rep.Domains[len(rep.Domains)-1]; c != (CheckCount{Domain: "all", Loaded: 1, Skipped: 5}) {
+		t.Errorf("without VS Code: %+v", c)
+	}
+
+	rep, err = Check("testdata/vscode", nil, AppsOf(map[string]string{LabelVSCode: "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Domains[len(rep.Domains)-1]; c != (CheckCount{Domain: "all", Loaded: 6}) {
+		t.Errorf("with VS Code: %+v", rep.Tasks)
+	}
+}
+
+// SkipMissing keeps the reason of a task skipped for another need.
+func TestSkipMissingKeepsReason(t *testing.T) {
+	tasks, err := Load("testdata/vscode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	drive := &Skip{Field: "config[0] (googledrive)", Reason: "needs Google Drive credentials"}
+	tasks[0].Skip = drive
+	if n := SkipMissing(tasks, Apps{}); n != 4 {
+		t.Errorf("SkipMissing marked %d, want 4 (5 need VS Code, one already skipped)", n)
+	}
+	if tasks[0].Skip != drive {
+		t.Errorf("%s: skip %+v, want the earlier reason kept", tasks[0].ID, tasks[0].Skip)
 	}
 }

@@ -88,9 +88,11 @@
 // live internet or a chrome:// page (gotoRecreationPage_and_get_html_content,
 // number_of_search_results, chrome_saved_address; browser_pending.go);
 // the accessibility tree until that part lands; OSWorld's own
-// unimplemented act, replay and
-// tidy_desktop. A launch of VS Code on an image without `code` skips the
-// task at setup. [Check] reports all of it per task without a sandbox.
+// unimplemented act, replay and tidy_desktop. [SkipMissing] marks the
+// tasks needing VS Code as skipped when the image lacks it ([Apps], read
+// from the image's label [LabelVSCode]); a launch of `code` that still
+// fails for want of it skips the task at setup. [Check] reports all of it
+// per task without a sandbox.
 //
 // # Getters and metrics
 //

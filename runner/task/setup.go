@@ -867,11 +867,6 @@ func uuid5URL(name string) string {
 	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
 }
 
-// vsCodeMissing is why a task that starts VS Code is skipped on an image
-// without it (VS Code is not in Debian; the osworld image has it only
-// where its vendor's repository could be reached at build time).
-const vsCodeMissing = "needs VS Code (`code`), which this image does not have"
-
 // needsVSCode reports whether argv starts VS Code.
 func needsVSCode(argv []string) bool {
 	return len(argv) > 0 && path.Base(argv[0]) == "code"

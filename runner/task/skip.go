@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"regexp"
+	"strings"
 )
 
 // Skip says why a task cannot run here: it needs what this runner or
@@ -15,7 +18,8 @@ import (
 // [Load] sets [Task.Skip] for tasks using a step or getter known to be
 // unavailable; Setup and Evaluate return a *Skip (found with errors.As)
 // when a need shows only in the sandbox, such as a launch of VS Code on
-// an image without `code`.
+// an image without `code`. [SkipMissing] marks the tasks needing an
+// application the target image lacks (VS Code), before any sandbox.
 type Skip struct {
 	// Field is the task field that needs it, e.g. "config[2]".
 	Field string `json:"field"`
@@ -103,4 +107,103 @@ func skipOf(t *Task) *Skip {
 		}
 	}
 	return nil
+}
+
+// LabelVSCode is the image label saying whether a sandbox image has
+// Visual Studio Code: "1" when it has. The osworld image sets it from
+// its build argument VSCODE (VS Code is not in Debian; its vendor's
+// repository may be out of reach where the image is built).
+const LabelVSCode = "dev.deskrun.vscode"
+
+// Apps says which applications that not every sandbox image has the
+// image tasks run on has. The zero value has none of them.
+type Apps struct {
+	// VSCode: the image has Visual Studio Code (`code`).
+	VSCode bool
+}
+
+// AppsOf reads Apps from an image's labels ([LabelVSCode]).
+func AppsOf(labels map[string]string) Apps {
+	return Apps{VSCode: labels[LabelVSCode] == "1"}
+}
+
+// vsCodeMissing is why a task that needs VS Code is skipped on an image
+// without it.
+const vsCodeMissing = "needs VS Code (`code`), which this image does not have (the osworld image built with VSCODE=1 has it)"
+
+// SkipMissing marks as skipped ([Task.Skip]) each task of tasks that
+// needs an application apps says the image lacks, and returns how many
+// it marked; a task already skipped keeps its reason. A task needs VS
+// Code when a setup step, a postconfig step or a getter runs `code`
+// (the program, or a command word of a shell script), a window step
+// names a "Visual Studio Code" window, or a getter is vscode_config.
+func SkipMissing(tasks []*Task, apps Apps) int {
+	n := 0
+	for _, t := range tasks {
+		if t.Skip != nil || apps.VSCode {
+			continue
+		}
+		if field := vsCodeNeed(t); field != "" {
+			t.Skip = &Skip{Field: field, Reason: vsCodeMissing}
+			n++
+		}
+	}
+	return n
+}
+
+// vsCodeNeed returns the first field of t that needs VS Code, or "".
+func vsCodeNeed(t *Task) string {
+	for _, g := range []struct {
+		steps []Step
+		where string
+	}{{t.Config, "config"}, {t.Evaluator.Postconfig, "evaluator.postconfig"}} {
+		for i, s := range g.steps {
+			name, _ := s.Parameters["window_name"].(string)
+			if runsVSCode(s.Parameters["command"]) || strings.Contains(name, "Visual Studio Code") {
+				return fmt.Sprintf("%s[%d] (%s)", g.where, i, s.Type)
+			}
+		}
+	}
+	ev := t.Evaluator
+	for _, g := range []struct {
+		getters []*Getter
+		where   string
+	}{{ev.Result, "evaluator.result"}, {ev.Expected, "evaluator.expected"}} {
+		for i, x := range g.getters {
+			if x == nil || (x.Type != "vscode_config" && !runsVSCode(x.Params["command"])) {
+				continue
+			}
+			field := g.where
+			if ev.List {
+				field = fmt.Sprintf("%s[%d]", g.where, i)
+			}
+			return field + " (" + x.Type + ")"
+		}
+	}
+	return ""
+}
+
+// vsCodeWord finds `code` as a command word of a shell script: at the
+// start of a line or after ; & | ( or `, followed by a blank or the end.
+var vsCodeWord = regexp.MustCompile("(?m)(^|[;&|(`])[ \t]*code([ \t]|$)")
+
+// runsVSCode reports whether a step's or getter's command (a string or a
+// list of strings) runs VS Code: its program is `code`, or a script it
+// holds runs it.
+func runsVSCode(command any) bool {
+	switch c := command.(type) {
+	case string:
+		return vsCodeWord.MatchString(c)
+	case []any:
+		for i, e := range c {
+			s, _ := e.(string)
+			if i == 0 && path.Base(s) == "code" {
+				return true
+			}
+			if strings.ContainsAny(s, " \n") && vsCodeWord.MatchString(s) {
+				return true
+			}
+		}
+	}
+	return false
 }

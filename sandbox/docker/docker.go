@@ -522,6 +522,20 @@ func (p *Provider) ensureNetwork(ctx context.Context, name string, internal bool
 	return nil
 }
 
+// ImageLabels returns the labels of image (empty: the provider's
+// image), such as the one saying whether it has Visual Studio Code.
+func (p *Provider) ImageLabels(ctx context.Context, image string) (map[string]string, error) {
+	image = cmp.Or(image, p.cfg.Image)
+	img, err := p.engine.ImageInspect(ctx, image)
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", image, err)
+	}
+	if img.Config == nil {
+		return map[string]string{}, nil
+	}
+	return img.Config.Labels, nil
+}
+
 // Stop stops the sandbox id, giving agentd the Spec's StopTimeout to exit,
 // and removes its container and anonymous volumes. An id that is not a
 // sandbox of deskrun's (unknown, or a container deskrun did not start)

@@ -421,3 +421,23 @@ func TestStartSudo(t *testing.T) {
 		t.Errorf("privileged %v, cap drop %q, cap add %q", hc.Privileged, hc.CapDrop, hc.CapAdd)
 	}
 }
+
+// ImageLabels answers the labels of the image asked for, or of the
+// provider's image; an unknown image is an error naming it.
+func TestImageLabels(t *testing.T) {
+	p, f, _ := newTestProvider(t, Config{Image: "deskrun/osworld"}, nil)
+	f.imageLabels = map[string]string{"dev.deskrun.vscode": "1"}
+	for _, img := range []string{"", "deskrun/other"} {
+		labels, err := p.ImageLabels(t.Context(), img)
+		if err != nil || labels["dev.deskrun.vscode"] != "1" {
+			t.Errorf("ImageLabels(%q) = %v, %v", img, labels, err)
+		}
+	}
+	if !slices.Contains(f.calls, "image inspect deskrun/osworld") || !slices.Contains(f.calls, "image inspect deskrun/other") {
+		t.Errorf("calls %q", f.calls)
+	}
+	f.noImage = true
+	if _, err := p.ImageLabels(t.Context(), "deskrun/none"); err == nil || !strings.Contains(err.Error(), "image deskrun/none") {
+		t.Errorf("unknown image: %v", err)
+	}
+}

@@ -30,6 +30,8 @@ type fakeEngine struct {
 	noAddress bool
 	// noImage makes every image unknown.
 	noImage bool
+	// imageLabels are the labels of every image.
+	imageLabels map[string]string
 }
 
 type fakeContainer struct {
@@ -210,6 +212,7 @@ func (f *fakeEngine) ImageInspect(_ context.Context, img string, _ ...client.Ima
 	var res client.ImageInspectResult
 	res.Config = &dockerspec.DockerOCIImageConfig{}
 	res.Config.Entrypoint = []string{"/usr/local/bin/agentd", "--xvfb"}
+	res.Config.Labels = f.imageLabels
 	return res, nil
 }
 
