@@ -27,11 +27,9 @@ func init() {
 	})
 	const pending = "this OSWorld getter is not implemented yet"
 	addUnavailable(nil, map[string]string{
-		"content_from_vm_file":      pending,
-		"audio_in_slide":            pending,
-		"background_image_in_slide": pending,
-		"conference_city_in_order":  pending,
-		"replay":                    pending,
+		"content_from_vm_file":     pending,
+		"conference_city_in_order": pending,
+		"replay":                   pending,
 	})
 }
 
