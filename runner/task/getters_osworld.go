@@ -27,7 +27,6 @@ func init() {
 	})
 	const pending = "this OSWorld getter is not implemented yet"
 	addUnavailable(nil, map[string]string{
-		"content_from_vm_file":     pending,
 		"conference_city_in_order": pending,
 		"replay":                   pending,
 	})

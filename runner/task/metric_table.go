@@ -397,6 +397,8 @@ type sheetFrame struct {
 // maxFrameCells bounds the dense frame sheet_data builds.
 const maxFrameCells = 1 << 24
 
+// loadFrame reads sheet s as pandas' read_excel does; float columns are
+// rounded to precision digits, or not at all when precision < 0.
 func loadFrame(b *xlsxBook, s *xlsxSheet, precision int, ignoreCase bool) (*sheetFrame, error) {
 	if s.maxRow*s.maxCol > maxFrameCells && len(s.order) > 0 {
 		// the used area, not the cell count, decides the frame's size
@@ -522,9 +524,14 @@ func loadFrame(b *xlsxBook, s *xlsxSheet, precision int, ignoreCase bool) (*shee
 			case "float":
 				switch x := v.(type) {
 				case int64:
-					col[i] = roundHalfEven(float64(x), precision)
+					col[i] = float64(x)
+					if precision >= 0 {
+						col[i] = roundHalfEven(float64(x), precision)
+					}
 				case float64:
-					col[i] = roundHalfEven(x, precision)
+					if precision >= 0 {
+						col[i] = roundHalfEven(x, precision)
+					}
 				}
 			case "int":
 				// round keeps integers as they are

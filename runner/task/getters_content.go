@@ -1,0 +1,127 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/containerd/errdefs"
+)
+
+// OSWorld's content_from_vm_file: a file fetched from the sandbox and a
+// part of its content. OSWorld knows one kind, the last row of the first
+// sheet of an xlsx file as pandas reads it (read_excel, then
+// iloc[-1].astype(str)): a list of strings, one per column.
+func init() {
+	addGetters(map[string]getterSpec{
+		"content_from_vm_file": {checkContentGetter, (*run).contentFromVMFile},
+	})
+}
+
+func checkContentGetter(f fields) error {
+	p, err := f.str("path", true)
+	if err == nil && p == "" {
+		err = fmt.Errorf("%s: must not be empty", f.name("path"))
+	}
+	if err != nil {
+		return err
+	}
+	if t, err := f.str("file_type", true); err != nil {
+		return err
+	} else if t != "xlsx" {
+		return fmt.Errorf("%s: %q is not supported (OSWorld reads xlsx only)", f.name("file_type"), t)
+	}
+	if c, err := f.str("file_content", true); err != nil {
+		return err
+	} else if c != "last_row" {
+		return fmt.Errorf("%s: %q is not supported (OSWorld reads last_row only)", f.name("file_content"), c)
+	}
+	return nil
+}
+
+func (r *run) contentFromVMFile(ctx context.Context, p map[string]any) (any, error) {
+	src, _ := p["path"].(string)
+	got, err := r.vmFile(ctx, map[string]any{"path": src, "dest": path.Base(src)})
+	if err != nil {
+		return nil, err
+	}
+	local, ok := got.(string)
+	if !ok {
+		return nil, nil // no such file: the metric scores 0
+	}
+	row, err := xlsxLastRow(local)
+	if err != nil {
+		return nil, errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("%s: %v", filepath.Base(local), err))
+	}
+	return row, nil
+}
+
+// xlsxLastRow is pandas' read_excel(p).iloc[-1].astype(str): the last
+// data row of the first sheet, each value as str() gives it for its
+// column's type (an integer column "3", a float column "3.0" and "nan"
+// for a blank, dates "2024-05-01 00:00:00", booleans "True").
+func xlsxLastRow(p string) ([]any, error) {
+	b, err := openXLSX(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.names) == 0 {
+		return nil, fmt.Errorf("no sheet")
+	}
+	s, err := b.sheet(b.names[0])
+	if err != nil {
+		return nil, err
+	}
+	fr, err := loadFrame(b, s, -1, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(fr.cols) == 0 || len(fr.cols[0]) == 0 {
+		return nil, fmt.Errorf("the sheet has no data row (iloc[-1] of an empty frame)")
+	}
+	last := len(fr.cols[0]) - 1
+	out := make([]any, len(fr.cols))
+	for c, col := range fr.cols {
+		out[c] = pandasStr(col[last], fr.kinds[c])
+	}
+	return out, nil
+}
+
+// pandasStr is str() of a value of a column of kind (loadFrame's kinds).
+func pandasStr(v any, kind string) string {
+	if v == nil {
+		if kind == "datetime" {
+			return "NaT"
+		}
+		return "nan"
+	}
+	if kind == "datetime" {
+		if f, ok := cellFloat(v); ok {
+			return excelSerialTime(f).Format(time.DateTime)
+		}
+	}
+	switch x := v.(type) {
+	case int64:
+		if kind == "float" {
+			return reprFloat(float64(x))
+		}
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return reprFloat(x)
+	}
+	return pyStr(v)
+}
+
+// excelSerialTime is the time of an Excel serial date (1900 system, as
+// openpyxl reads it: day 1 is 1900-01-01, the phantom 1900-02-29 skipped).
+func excelSerialTime(f float64) time.Time {
+	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+	if f < 60 {
+		base = base.AddDate(0, 0, 1)
+	}
+	ms := int64(f*86400000 + 0.5)
+	return base.Add(time.Duration(ms) * time.Millisecond).Round(time.Second)
+}
