@@ -46,8 +46,10 @@ func TestRecording(t *testing.T) {
 	if _, err := c.StartRecording(ctx, api.RecordingRequest{}); !errdefs.IsConflict(err) {
 		t.Fatalf("a second start: %v, want a conflict", err)
 	}
+	// The pointer on the xterm gives it the keys (no window manager here);
+	// each line it prints is a change the recording takes a frame of.
 	for _, word := range []string{"echo recorded", "ls /"} {
-		if _, err := c.Input(ctx, []api.Action{{Type: api.ActionType, Text: word + "\n"}, {Type: api.ActionWait, MS: 400}}); err != nil {
+		if _, err := c.Input(ctx, []api.Action{{Type: api.ActionMove, X: api.Int(100), Y: api.Int(60)}, {Type: api.ActionType, Text: word + "\n"}, {Type: api.ActionWait, MS: 400}}); err != nil {
 			t.Fatal(err)
 		}
 	}

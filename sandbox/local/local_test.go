@@ -92,14 +92,20 @@ func children(pid int, comm string) []int {
 // xvfbOf finds the Xvfb serving display (":N"): a process whose command
 // line is Xvfb's and names the display, or (Xvfb started with -displayfd
 // names none, and writes no lock file) the process that holds the
-// display's listening socket, /tmp/.X11-unix/XN.
+// display's listening socket, /tmp/.X11-unix/XN. Processes of other
+// mount namespaces (containers' desktops on the same host) have their
+// own /tmp and are passed over.
 func xvfbOf(t *testing.T, display string) int {
 	t.Helper()
 	n := strings.TrimPrefix(display, ":")
 	ents, _ := os.ReadDir("/proc")
+	myNS, _ := os.Readlink("/proc/self/ns/mnt")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
+			continue
+		}
+		if ns, err := os.Readlink("/proc/" + e.Name() + "/ns/mnt"); err != nil || ns != myNS {
 			continue
 		}
 		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
