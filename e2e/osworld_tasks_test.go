@@ -86,7 +86,7 @@ var osworldTasks = []struct {
 	  "evaluator": {"func": "check_include_exclude",
 	    "result": {"type": "vm_command_line", "command": "wmctrl -lx", "shell": true},
 	    "expected": {"type": "rule", "rules": {"include": ["gnome-terminal-server.Gnome-terminal"], "exclude": []}}}}`,
-		"", []string{"ctrl", "alt", "t"}, ""},
+		"", []string{"ctrl", "alt", "t"}, "missing 'gnome-terminal-server.Gnome-terminal'"},
 }
 
 // vlcMedia is a setup step writing two minute-long tones, song.wav and
