@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
+	"github.com/deskrun/deskrun/server/osworld"
 )
 
 // TestOSWorldOpenSpreadsheet runs OSWorld's commonest setup on the
@@ -103,4 +105,36 @@ func TestOSWorldOpenSpreadsheet(t *testing.T) {
 			t.Errorf("active window after activate_window is %q, want %q", w.Title, title)
 		}
 	}
+
+	// OSWorld's own client opens files through the server's
+	// /setup/open_file: the same application (a second spreadsheet, in
+	// the Calc that runs).
+	srv, err := osworld.Start(sess, osworld.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := sess.WriteFile(ctx, "/home/user/other.xlsx", xlsx); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post("http://"+srv.Addrs().Server+"/setup/open_file", "application/json", strings.NewReader(`{"path": "~/other.xlsx"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/setup/open_file: %s", resp.Status)
+	}
+	eventually(t, 30*time.Second, "Calc's window after /setup/open_file", func() error {
+		ws, err := sess.Windows(ctx)
+		if err != nil {
+			return err
+		}
+		for _, w := range ws {
+			if w.Title == "other.xlsx - LibreOffice Calc" {
+				return nil
+			}
+		}
+		return fmt.Errorf("windows %v", ws)
+	})
 }
