@@ -63,8 +63,9 @@
 //
 // execute and command (command, shell, until, stdout, stderr, timeout),
 // launch (started detached; a missing program is an error), open (the
-// file's app: xdg-open when present, else Chromium for pages, PDFs and
-// images, a terminal for folders, an editor in a terminal for the rest),
+// file's app: gio open or xdg-open when present, else Chromium for
+// pages, PDFs and images, a terminal for folders, an editor in a
+// terminal for the rest; the step waits for the window naming the file),
 // sleep (seconds), download (files of {url, path}; url is a local path
 // relative to the task file, a file:// URL, or http(s) through
 // [Options.DownloadCache] and [Options.Fetch]; a relative path lands in

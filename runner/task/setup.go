@@ -492,12 +492,20 @@ func checkOpen(f fields) error {
 	return err
 }
 
-// opener opens $1 with xdg-open when the sandbox has it, else with the
-// app that fits: Chromium for web pages, PDFs and images, a terminal in
-// the folder for a folder, and an editor (or pager) in a terminal for
+// opener opens $1 as OSWorld's xdg-open does on its Ubuntu GNOME VM,
+// where xdg-open hands the file to "gio open": the application
+// registered for the file's content type. gio comes first because a
+// sandbox without a desktop environment that xdg-open recognizes runs
+// its generic branch, which needs file(1) to tell the type and, when
+// that is missing, opens everything in the web browser (a spreadsheet
+// in Chromium, not LibreOffice Calc). Then xdg-open when the sandbox
+// has it (gio knowing no application for the type), else the app that
+// fits: Chromium for web pages, PDFs and images, a terminal in the
+// folder for a folder, and an editor (or pager) in a terminal for
 // anything else.
 const opener = `f=$1
 name=$(basename "$f")
+if command -v gio >/dev/null 2>&1 && gio open "$f" 2>/dev/null; then exit 0; fi
 if command -v xdg-open >/dev/null 2>&1; then exec xdg-open "$f"; fi
 if [ -d "$f" ]; then cd "$f" && exec xterm -T "$name"; fi
 case "$f" in
@@ -530,23 +538,68 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 	if err := r.startDetached(ctx, []string{"sh", "-c", opener, "sh", target}, false); err != nil {
 		return err
 	}
-	// Like OSWorld's server, wait (a bounded time) for the app's window:
-	// one whose title names the file, or any new window.
-	base := path.Base(target)
-	known := map[uint32]bool{}
-	for _, w := range before {
-		known[w.ID] = true
-	}
-	_, found, err := r.waitWindow(ctx, time.Now().Add(r.opts.WindowTimeout), func(w api.Window) bool {
-		return !known[w.ID] || strings.Contains(w.Title, base)
-	})
+	w, found, err := r.waitOpened(ctx, path.Base(target), before)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", target, err)
 	}
 	if !found {
 		r.log.WarnContext(ctx, "no window appeared for opened file", "path", target)
+		return nil
 	}
+	r.log.DebugContext(ctx, "opened file's window", "path", target, "window", w.ID, "title", w.Title, "class", w.Class)
 	return nil
+}
+
+// openSettle is how long the new windows of an opened file must stay as
+// they are, none naming the file, before open takes them for the app's.
+const openSettle = 2 * time.Second
+
+// waitOpened waits, like OSWorld's server and for at most the window
+// timeout, for the window of a file just opened: one whose title names
+// the file (base), or else new windows (not among before) that have not
+// changed for openSettle. An app first shows windows that are not the
+// document's: LibreOffice a splash screen ("LibreOffice", no WM_CLASS)
+// and then an empty frame ("LibreOffice 7.4") a second or more before
+// "table.xlsx - LibreOffice Calc"; the step ends at the document's
+// window, or at the windows of an app that does not name its file.
+func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) (api.Window, bool, error) {
+	known := map[uint32]bool{}
+	for _, w := range before {
+		known[w.ID] = true
+	}
+	deadline := time.Now().Add(r.opts.WindowTimeout)
+	var seen string // the new windows at the last poll
+	var since time.Time
+	for {
+		ws, err := r.sb.Windows(ctx)
+		if err != nil {
+			return api.Window{}, false, fmt.Errorf("list windows: %w", err)
+		}
+		var fresh []api.Window
+		var sig strings.Builder
+		for _, w := range ws {
+			if strings.Contains(w.Title, base) {
+				return w, true, nil
+			}
+			if !known[w.ID] {
+				fresh = append(fresh, w)
+				fmt.Fprintf(&sig, "%d %q %q\n", w.ID, w.Title, w.Class)
+			}
+		}
+		now := time.Now()
+		if sig.String() != seen {
+			seen, since = sig.String(), now
+		}
+		if len(fresh) > 0 && (now.Sub(since) >= openSettle || !now.Before(deadline)) {
+			return fresh[len(fresh)-1], true, nil
+		}
+		if !now.Before(deadline) {
+			return api.Window{}, false, nil
+		}
+		if err := sleepCtx(ctx, 200*time.Millisecond); err != nil {
+			return api.Window{}, false, err
+		}
+	}
 }
 
 func checkSleep(f fields) error {

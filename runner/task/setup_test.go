@@ -344,6 +344,62 @@ func TestOpen(t *testing.T) {
 	})
 }
 
+// TestOpenWaitsForDocumentWindow: LibreOffice shows a splash screen and
+// an empty frame before the document's window; the open step ends when
+// the window naming the file is there. An app whose window does not
+// name the file ends the step once its new windows stop changing.
+func TestOpenWaitsForDocumentWindow(t *testing.T) {
+	// show adds the windows to f at the given delays after the open
+	// command runs.
+	show := func(f *fakeSandbox, at []time.Duration, ws []api.Window) {
+		f.exec = func(req api.ExecRequest) api.ExecResult {
+			if !slices.Contains(req.Cmd, opener) {
+				return api.ExecResult{}
+			}
+			go func() {
+				start := time.Now()
+				for i, w := range ws {
+					time.Sleep(at[i] - time.Since(start))
+					f.mu.Lock()
+					f.windows = append(f.windows, w)
+					f.mu.Unlock()
+				}
+			}()
+			return api.ExecResult{}
+		}
+	}
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake()
+		f.files["/home/user/table.xlsx"] = []byte("PK")
+		f.windows = []api.Window{{ID: 1, Title: "notes", Class: "xterm.XTerm"}}
+		show(f, []time.Duration{200 * time.Millisecond, 1200 * time.Millisecond, 2500 * time.Millisecond}, []api.Window{
+			{ID: 7, Title: "LibreOffice"},
+			{ID: 8, Title: "LibreOffice 7.4", Class: "soffice.Soffice"},
+			{ID: 9, Title: "table.xlsx - LibreOffice Calc", Class: "libreoffice-calc.libreoffice-calc"}})
+		tk := parseTask(t, withConfig(`[{"type": "open", "parameters": {"path": "/home/user/table.xlsx"}}]`), "")
+		start := time.Now()
+		if err := Setup(t.Context(), f, tk, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < 2500*time.Millisecond || took > 3*time.Second {
+			t.Errorf("open took %v, want it to end when the document's window shows (2.5s)", took)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake()
+		f.files["/home/user/clip.mp4"] = []byte("x")
+		show(f, []time.Duration{time.Second}, []api.Window{{ID: 7, Title: "VLC media player", Class: "vlc.vlc"}})
+		tk := parseTask(t, withConfig(`[{"type": "open", "parameters": {"path": "/home/user/clip.mp4"}}]`), "")
+		start := time.Now()
+		if err := Setup(t.Context(), f, tk, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < time.Second+openSettle || took > time.Second+openSettle+time.Second {
+			t.Errorf("open took %v, want the new window plus %v unchanged", took, openSettle)
+		}
+	})
+}
+
 func TestSleepHonoursContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)

@@ -666,6 +666,13 @@ func (h *handler) downloadFile(w http.ResponseWriter, r *http.Request) {
 	text(w, http.StatusOK, "File downloaded successfully")
 }
 
+// openWithGio opens $1 as xdg-open does on OSWorld's Ubuntu GNOME VM,
+// with "gio open" (the application registered for the file's type), and
+// with xdg-open where gio knows none. An image without a desktop
+// environment xdg-open recognizes, or without file(1), would otherwise
+// have xdg-open open a spreadsheet in the web browser.
+const openWithGio = `gio open "$1" 2>/dev/null || exec xdg-open "$1"`
+
 func (h *handler) openFile(w http.ResponseWriter, r *http.Request) {
 	var req pathRequest
 	if !decode(w, r, &req) {
@@ -680,7 +687,11 @@ func (h *handler) openFile(w http.ResponseWriter, r *http.Request) {
 		text(w, http.StatusNotFound, "File not found: "+p)
 		return
 	}
-	if err := h.detach(r.Context(), []string{"xdg-open", p}); err != nil {
+	argv := []string{"xdg-open", p}
+	if res, err := h.exec(r.Context(), []string{"sh", "-c", "command -v gio"}, helperTimeout, "", ""); err == nil && res.ExitCode == 0 {
+		argv = []string{"sh", "-c", openWithGio, "sh", p}
+	}
+	if err := h.detach(r.Context(), argv); err != nil {
 		text(w, http.StatusInternalServerError, fmt.Sprintf("cannot open %s: %v", p, err))
 		return
 	}
