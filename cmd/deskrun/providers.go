@@ -248,11 +248,23 @@ func findAgentd(flagPath string) (string, error) {
 // imageApps says which applications that not every image has (VS Code)
 // the sandboxes of provider and image have: a docker image by its labels
 // (task.LabelVSCode), the local provider, whose sandboxes run the host's
-// programs, by what is in PATH.
+// programs, by what is in PATH, a kube image by the labels of the local
+// docker engine's copy when there is one.
 func imageApps(ctx context.Context, providers map[string]sandbox.Provider, provider, image string) (task.Apps, error) {
 	if provider == "local" {
 		_, err := exec.LookPath("code")
 		return task.Apps{VSCode: err == nil}, nil
+	}
+	if _, ok := providers[provider].(*kube.Provider); ok {
+		// The cluster does not show an image's labels: the docker engine
+		// that built or pulled the image does, when it answers here.
+		// Without one the sandboxes are taken to have none of the apps,
+		// and the tasks that need them are skipped.
+		apps, err := dockerImageApps(ctx, image)
+		if err != nil {
+			return task.Apps{}, nil
+		}
+		return apps, nil
 	}
 	dp, ok := providers[provider].(*docker.Provider)
 	if !ok {

@@ -272,8 +272,8 @@ func checkLabel(k, v string) error {
 
 // Start creates a Secret, a NetworkPolicy and a Pod for spec and returns
 // once agentd in the Pod answers its health check. A Pod the scheduler
-// cannot place yet waits (until ctx or Config.StartTimeout ends); a Pod
-// that cannot run (an image missing, a container that exits) fails at
+// cannot place yet, or one the namespace's ResourceQuota has no room
+// for, waits (until ctx or Config.StartTimeout ends); a Pod that cannot run (an image missing, a container that exits) fails at
 // once. On any failure Start deletes what it created.
 func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.Instance, err error) {
 	spec = spec.WithDefaults()
@@ -339,7 +339,7 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 	created = append(created, func(ctx context.Context) error {
 		return p.cs.NetworkingV1().NetworkPolicies(ns).Delete(ctx, name, now)
 	})
-	pod, err := p.cs.CoreV1().Pods(ns).Create(ctx, p.pod(spec, name, lbls), metav1.CreateOptions{})
+	pod, err := p.createPod(ctx, p.pod(spec, name, lbls))
 	if err != nil {
 		err = classify(err)
 		if apierrors.IsInvalid(err) || apierrors.IsForbidden(err) {
@@ -376,6 +376,32 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 		"create", tCreated.Sub(t0).Round(time.Millisecond), "running", tRunning.Sub(tCreated).Round(time.Millisecond),
 		"healthy", time.Since(tRunning).Round(time.Millisecond))
 	return sandbox.Instance{ID: name, AgentURL: url, Token: token, Labels: lbls}, nil
+}
+
+// createPod creates pod, waiting while the namespace's ResourceQuota
+// has no room for it (as a Pod the nodes have no room for waits in
+// Pending): lack of capacity makes a sandbox wait for another to end,
+// not fail. The wait ends with ctx.
+func (p *Provider) createPod(ctx context.Context, pod *corev1.Pod) (*corev1.Pod, error) {
+	delay := 250 * time.Millisecond
+	for {
+		created, err := p.cs.CoreV1().Pods(p.cfg.Namespace).Create(ctx, pod, metav1.CreateOptions{})
+		if err == nil || !overQuota(err) {
+			return created, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no room in the namespace's quota (%v): %w", err, ctx.Err())
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// overQuota reports the API server's refusal of an object that would
+// exceed a ResourceQuota.
+func overQuota(err error) bool {
+	return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded quota")
 }
 
 // labels are the labels of every object of sandbox name.
