@@ -23,7 +23,6 @@ import (
 	"github.com/deskrun/deskrun/sandbox/kube"
 	"github.com/deskrun/deskrun/sandbox/pool"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -134,130 +133,6 @@ func checkAllPassed(tb testing.TB, rs []evalResult) {
 	}
 	if len(rs) < 25 {
 		tb.Errorf("%d results, want the whole suite (at least 25)", len(rs))
-	}
-}
-
-// TestKubeFarmCapacity runs the suite at parallel 8 in a namespace whose
-// ResourceQuota admits 3 Pods: the sandboxes beyond it wait for room
-// and every task passes; nothing is left.
-func TestKubeFarmCapacity(t *testing.T) {
-	_, cs := kubeCluster(t)
-	ns := kubeNamespace(t, cs)
-	quota := &corev1.ResourceQuota{
-		ObjectMeta: metav1.ObjectMeta{Name: "three-pods"},
-		Spec:       corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("3")}},
-	}
-	if _, err := cs.CoreV1().ResourceQuotas(ns).Create(t.Context(), quota, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, 30*time.Second, "quota counted", func() error {
-		q, err := cs.CoreV1().ResourceQuotas(ns).Get(t.Context(), quota.Name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if _, ok := q.Status.Hard[corev1.ResourcePods]; !ok {
-			return fmt.Errorf("status not set")
-		}
-		return nil
-	})
-	// Most Pods at once, sampled while the run goes.
-	most := 0
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(200 * time.Millisecond):
-			}
-			if pods, err := cs.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{}); err == nil {
-				n := 0 // the quota no longer counts a Pod being deleted
-				for _, p := range pods.Items {
-					if p.DeletionTimestamp == nil {
-						n++
-					}
-				}
-				most = max(most, n)
-			}
-		}
-	}()
-	out := filepath.Join(t.TempDir(), "run")
-	start := time.Now()
-	b, err := evalCmd(t, "kube", ns, out, "--parallel", "8").CombinedOutput()
-	close(stop)
-	<-sampled
-	if err != nil {
-		t.Fatalf("deskrun eval: %v\n%s", err, b)
-	}
-	rs := readResults(t, out)
-	checkAllPassed(t, rs)
-	t.Logf("%d tasks at parallel 8 with room for 3 pods: %v; most pods at once %d", len(rs), time.Since(start), most)
-	if most > 3 {
-		t.Errorf("%d pods at once, the quota allows 3", most)
-	}
-	if left := nsObjects(t, cs, ns); len(left) > 0 {
-		t.Errorf("left by deskrun eval: %q", left)
-	}
-}
-
-// TestKubeFarmDeletedPod deletes the sandbox Pod of a task 0.7 s after it
-// runs (in the task, or under load still in the sandbox's start): the
-// farm retries the task, which passes on its second attempt with exactly
-// one result.
-func TestKubeFarmDeletedPod(t *testing.T) {
-	_, cs := kubeCluster(t)
-	ns := kubeNamespace(t, cs)
-	out := filepath.Join(t.TempDir(), "run")
-	cmd := evalCmd(t, "kube", ns, out, "--parallel", "1", "--only", "terminal-click-and-type")
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	deleted := ""
-	for deleted == "" {
-		select {
-		case err := <-done:
-			t.Fatalf("deskrun eval ended before a pod was ready: %v\n%s", err, log.String())
-		case <-time.After(50 * time.Millisecond):
-		}
-		pods, err := cs.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range pods.Items {
-			// The replay task ends within about two seconds of its Pod
-			// running; the readiness probe (every 2s) is too late.
-			if p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil {
-				time.Sleep(700 * time.Millisecond)
-				if err := cs.CoreV1().Pods(ns).Delete(t.Context(), p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
-					t.Fatal(err)
-				}
-				deleted = p.Name
-				break
-			}
-		}
-	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("deskrun eval: %v\n%s", err, log.String())
-		}
-	case <-time.After(5 * time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("deskrun eval did not end\n%s", log.String())
-	}
-	rs := readResults(t, out)
-	if len(rs) != 1 || rs[0].Status != "passed" || rs[0].Attempts != 2 {
-		t.Errorf("results %+v, want one, passed on its second attempt (pod %s deleted)", rs, deleted)
-	}
-	if left := nsObjects(t, cs, ns); len(left) > 0 {
-		t.Errorf("left by deskrun eval: %q", left)
 	}
 }
 
