@@ -237,20 +237,22 @@ func (s *server) windows(c echo.Context) error {
 	return c.JSON(http.StatusOK, api.WindowList{Windows: ws})
 }
 
-func windowID(c echo.Context) (uint32, error) {
+// sessionWindow returns the session and the window id {wid} of a
+// window route.
+func (s *server) sessionWindow(c echo.Context) (*runner.Session, uint32, error) {
+	sess, err := s.session(c)
+	if err != nil {
+		return nil, 0, err
+	}
 	wid, err := strconv.ParseUint(c.Param("wid"), 0, 32)
 	if err != nil {
-		return 0, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("wid: want a window id (decimal or 0x hex), got %q", c.Param("wid")))
+		return nil, 0, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("wid: want a window id (decimal or 0x hex), got %q", c.Param("wid")))
 	}
-	return uint32(wid), nil
+	return sess, uint32(wid), nil
 }
 
 func (s *server) activateWindow(c echo.Context) error {
-	sess, err := s.session(c)
-	if err != nil {
-		return err
-	}
-	wid, err := windowID(c)
+	sess, wid, err := s.sessionWindow(c)
 	if err != nil {
 		return err
 	}
@@ -262,11 +264,7 @@ func (s *server) activateWindow(c echo.Context) error {
 
 // window answers one window with its client area and state.
 func (s *server) window(c echo.Context) error {
-	sess, err := s.session(c)
-	if err != nil {
-		return err
-	}
-	wid, err := windowID(c)
+	sess, wid, err := s.sessionWindow(c)
 	if err != nil {
 		return err
 	}
@@ -280,11 +278,7 @@ func (s *server) window(c echo.Context) error {
 // changeWindow minimizes, maximizes, restores or moves and resizes a
 // window (move_resize takes an api.WindowPlacement body).
 func (s *server) changeWindow(c echo.Context) error {
-	sess, err := s.session(c)
-	if err != nil {
-		return err
-	}
-	wid, err := windowID(c)
+	sess, wid, err := s.sessionWindow(c)
 	if err != nil {
 		return err
 	}
@@ -312,11 +306,7 @@ func (s *server) changeWindow(c echo.Context) error {
 }
 
 func (s *server) closeWindow(c echo.Context) error {
-	sess, err := s.session(c)
-	if err != nil {
-		return err
-	}
-	wid, err := windowID(c)
+	sess, wid, err := s.sessionWindow(c)
 	if err != nil {
 		return err
 	}

@@ -495,13 +495,9 @@ func compareResultFiles(_ metricEnv, result, expected any, _ map[string]any) (fl
 	if s, ok := expected.(string); expected == nil || ok && s == "" {
 		return 0, "no expected file", nil
 	}
-	a, err := readText(result)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
-	}
-	b, err := readText(expected)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	a, b, detail := readTexts(result, expected)
+	if detail != "" {
+		return 0, detail, nil
 	}
 	a, b = pyStrip(a), pyStrip(b)
 	if want, err := strconv.ParseFloat(b, 64); err == nil {
@@ -522,26 +518,7 @@ func compareResultFiles(_ metricEnv, result, expected any, _ map[string]any) (fl
 }
 
 func checkFilterRules(rules any) error {
-	m, ok := rules.(map[string]any)
-	if !ok {
-		return fmt.Errorf("want an object, got %s", typeName(rules))
-	}
-	for _, part := range []string{"expect", "unexpect"} {
-		v, ok := m[part]
-		if !ok {
-			continue
-		}
-		l, ok := v.([]any)
-		if !ok {
-			return fmt.Errorf("%s: want a list, got %s", part, typeName(v))
-		}
-		for i, r := range l {
-			if _, ok := r.(map[string]any); !ok {
-				return fmt.Errorf("%s[%d]: want an object, got %s", part, i, typeName(r))
-			}
-		}
-	}
-	return nil
+	return checkRuleLists(rules, "filters", nil)
 }
 
 var filterConditionPattern = regexp.MustCompile(`\b(?:AND|OR) \((?:[\w ]+),(?:[\w ']+),(?:"(?:(?:[^"]|")+)"|(?:[^)]+))\)|\bALL\b`)
@@ -712,13 +689,9 @@ func comparePythonPureText(_ metricEnv, result, expected any, _ map[string]any) 
 	if s, ok := expected.(string); expected == nil || ok && s == "" {
 		return 0, "no expected file", nil
 	}
-	a, err := readText(result)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
-	}
-	b, err := readText(expected)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	a, b, detail := readTexts(result, expected)
+	if detail != "" {
+		return 0, detail, nil
 	}
 	squeeze := func(s string) string {
 		return strings.Map(func(r rune) rune {

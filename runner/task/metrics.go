@@ -303,17 +303,27 @@ func readText(p any) (string, error) {
 	return universalNewlines(string(data)), nil
 }
 
+// readTexts reads the result and expected files of a text metric; a
+// non-empty detail is why the metric scores 0 (a file it cannot read).
+func readTexts(result, expected any) (a, b, detail string) {
+	a, err := readText(result)
+	if err != nil {
+		return "", "", "result: " + err.Error()
+	}
+	b, err = readText(expected)
+	if err != nil {
+		return "", "", "expected: " + err.Error()
+	}
+	return a, b, ""
+}
+
 func diffTextFile(_ metricEnv, result, expected any, _ map[string]any) (float64, string, error) {
 	if result == nil {
 		return 0, "no result file", nil
 	}
-	a, err := readText(result)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
-	}
-	b, err := readText(expected)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	a, b, detail := readTexts(result, expected)
+	if detail != "" {
+		return 0, detail, nil
 	}
 	return sequenceRatio(pySplitLines(a), pySplitLines(b)), "", nil
 }
@@ -342,13 +352,9 @@ func compareTextFile(_ metricEnv, result, expected any, opts map[string]any) (fl
 	if s, ok := result.(string); result == nil || ok && s == "" {
 		return 0, "no result file", nil
 	}
-	a, err := readText(result)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
-	}
-	b, err := readText(expected)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	a, b, detail := readTexts(result, expected)
+	if detail != "" {
+		return 0, detail, nil
 	}
 	if pyTruthy(opts["ignore_blanks"]) {
 		a = collapseSpace(pyStrip(pyWhitespaceRun.ReplaceAllString(a, " ")))
@@ -466,20 +472,38 @@ func checkList(_ metricEnv, result, expected any, _ map[string]any) (float64, st
 }
 
 func checkCSVRules(rules any) error {
+	return checkRuleLists(rules, "records", nil)
+}
+
+// checkRuleLists checks rules of the form {"expect": [...], "unexpect":
+// [...]} (each list optional, of objects, what they hold named in errors)
+// and passes each object to each, when not nil, for its own checks; an
+// error of each follows the object's path ("expect[0]"), so it starts
+// with ".field: " or ": ".
+func checkRuleLists(rules any, what string, each func(r map[string]any) error) error {
 	m, ok := rules.(map[string]any)
 	if !ok {
 		return fmt.Errorf("want an object, got %s", typeName(rules))
 	}
 	for _, k := range []string{"expect", "unexpect"} {
-		if v, ok := m[k]; ok {
-			list, ok := v.([]any)
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("%s: want a list of %s, got %s", k, what, typeName(v))
+		}
+		for i, e := range list {
+			r, ok := e.(map[string]any)
 			if !ok {
-				return fmt.Errorf("%s: want a list of records, got %s", k, typeName(v))
+				return fmt.Errorf("%s[%d]: want an object, got %s", k, i, typeName(e))
 			}
-			for i, e := range list {
-				if _, ok := e.(map[string]any); !ok {
-					return fmt.Errorf("%s[%d]: want an object, got %s", k, i, typeName(e))
-				}
+			if each == nil {
+				continue
+			}
+			if err := each(r); err != nil {
+				return fmt.Errorf("%s[%d]%w", k, i, err)
 			}
 		}
 	}
@@ -590,33 +614,15 @@ func checkJSONOptions(opts map[string]any) error {
 }
 
 func checkJSONRules(rules any) error {
-	m, ok := rules.(map[string]any)
-	if !ok {
-		return fmt.Errorf("want an object, got %s", typeName(rules))
-	}
-	for _, k := range []string{"expect", "unexpect"} {
-		v, ok := m[k]
-		if !ok {
-			continue
+	return checkRuleLists(rules, "rules", func(r map[string]any) error {
+		if _, ok := r["key"].([]any); !ok {
+			return fmt.Errorf(".key: want a list, got %s", typeName(r["key"]))
 		}
-		list, ok := v.([]any)
-		if !ok {
-			return fmt.Errorf("%s: want a list of rules, got %s", k, typeName(v))
+		if err := checkValueRule(r); err != nil {
+			return fmt.Errorf(": %w", err)
 		}
-		for i, e := range list {
-			r, ok := e.(map[string]any)
-			if !ok {
-				return fmt.Errorf("%s[%d]: want an object, got %s", k, i, typeName(e))
-			}
-			if _, ok := r["key"].([]any); !ok {
-				return fmt.Errorf("%s[%d].key: want a list, got %s", k, i, typeName(r["key"]))
-			}
-			if err := checkValueRule(r); err != nil {
-				return fmt.Errorf("%s[%d]: %w", k, i, err)
-			}
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // checkValueRule checks a {"method", "ref"} rule of _match_value_to_rule.
@@ -1090,13 +1096,9 @@ func compareCSV(_ metricEnv, result, expected any, opts map[string]any) (float64
 	if result == nil {
 		return 0, "no result file", nil
 	}
-	a, err := readText(result)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
-	}
-	b, err := readText(expected)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	a, b, detail := readTexts(result, expected)
+	if detail != "" {
+		return 0, detail, nil
 	}
 	la, lb := pySplitLines(a), pySplitLines(b)
 	strict := true
