@@ -23,6 +23,8 @@ import (
 	"github.com/deskrun/deskrun/sandbox/kube"
 	"github.com/deskrun/deskrun/sandbox/pool"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -134,6 +136,172 @@ func checkAllPassed(tb testing.TB, rs []evalResult) {
 	if len(rs) < 25 {
 		tb.Errorf("%d results, want the whole suite (at least 25)", len(rs))
 	}
+}
+
+// TestKubeFarmCapacity runs the suite at parallel 8 in a namespace whose
+// ResourceQuota admits 3 Pods: the sandboxes beyond it wait for room
+// and every task passes; nothing is left.
+func TestKubeFarmCapacity(t *testing.T) {
+	_, cs := kubeCluster(t)
+	ns := kubeNamespace(t, cs)
+	quota := &corev1.ResourceQuota{
+		ObjectMeta: metav1.ObjectMeta{Name: "three-pods"},
+		Spec:       corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("3")}},
+	}
+	if _, err := cs.CoreV1().ResourceQuotas(ns).Create(t.Context(), quota, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "quota counted", func() error {
+		q, err := cs.CoreV1().ResourceQuotas(ns).Get(t.Context(), quota.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if _, ok := q.Status.Hard[corev1.ResourcePods]; !ok {
+			return fmt.Errorf("status not set")
+		}
+		return nil
+	})
+	// Most Pods at once, sampled while the run goes.
+	most := 0
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+			if pods, err := cs.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{}); err == nil {
+				n := 0 // the quota no longer counts a Pod being deleted
+				for _, p := range pods.Items {
+					if p.DeletionTimestamp == nil {
+						n++
+					}
+				}
+				most = max(most, n)
+			}
+		}
+	}()
+	out := filepath.Join(t.TempDir(), "run")
+	start := time.Now()
+	b, err := evalCmd(t, "kube", ns, out, "--parallel", "8").CombinedOutput()
+	close(stop)
+	<-sampled
+	if err != nil {
+		t.Fatalf("deskrun eval: %v\n%s", err, b)
+	}
+	rs := readResults(t, out)
+	checkAllPassed(t, rs)
+	t.Logf("%d tasks at parallel 8 with room for 3 pods: %v; most pods at once %d", len(rs), time.Since(start), most)
+	if most > 3 {
+		t.Errorf("%d pods at once, the quota allows 3", most)
+	}
+	if left := nsObjects(t, cs, ns); len(left) > 0 {
+		t.Errorf("left by deskrun eval: %q", left)
+	}
+}
+
+// longTask is a task whose agent waits 8 s (the replay agent playing
+// OSWorld's WAIT) before it is done: a Pod removed while it runs is
+// removed mid-task.
+const longTask = `id: kube-long-task
+instruction: Wait, then say done.
+evaluator:
+  func: exact_match
+  result: {type: vm_command_line, command: "echo same", shell: true}
+  expected: {type: rule, rules: {expected: "same\n"}}
+solution:
+- {dialect: osworld, tool: desktop_control, args: {action: wait, pause: 8}}
+- {dialect: osworld, tool: desktop_control, args: {action: done}}
+`
+
+// TestKubeFarmLostPod removes the sandbox Pod of a running task, as the
+// cluster would (an eviction through the Eviction API, as a node drain
+// or the kubelet's pressure does), or as an operator might (a delete):
+// the farm counts it an infrastructure failure and retries the task in a
+// new sandbox, where it passes on its second attempt with one result;
+// nothing is left.
+func TestKubeFarmLostPod(t *testing.T) {
+	_, cs := kubeCluster(t)
+	tasks := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tasks, "long.yaml"), []byte(longTask), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	remove := map[string]func(ctx context.Context, ns, name string) error{
+		"evicted": func(ctx context.Context, ns, name string) error {
+			return cs.PolicyV1().Evictions(ns).Evict(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}})
+		},
+		"deleted": func(ctx context.Context, ns, name string) error {
+			return cs.CoreV1().Pods(ns).Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+		},
+	}
+	for _, how := range []string{"evicted", "deleted"} {
+		t.Run(how, func(t *testing.T) {
+			ns := kubeNamespace(t, cs)
+			out := filepath.Join(t.TempDir(), "run")
+			cmd := evalCmd(t, "kube", ns, out, "--parallel", "1", "--tasks", tasks)
+			var log bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &log, &log
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// Ready (agentd answered the kubelet's probe) plus a second:
+			// the task's setup is done and its agent waits.
+			removed := ""
+			for removed == "" {
+				select {
+				case err := <-done:
+					t.Fatalf("deskrun eval ended before its pod was ready: %v\n%s", err, log.String())
+				case <-time.After(100 * time.Millisecond):
+				}
+				pods, err := cs.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range pods.Items {
+					if podReady(&p) && p.DeletionTimestamp == nil {
+						time.Sleep(time.Second)
+						if err := remove[how](t.Context(), ns, p.Name); err != nil {
+							t.Fatalf("%s pod %s: %v", how, p.Name, err)
+						}
+						removed = p.Name
+						break
+					}
+				}
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("deskrun eval: %v\n%s", err, log.String())
+				}
+			case <-time.After(5 * time.Minute):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("deskrun eval did not end\n%s", log.String())
+			}
+			rs := readResults(t, out)
+			if len(rs) != 1 || rs[0].Status != "passed" || rs[0].Attempts != 2 {
+				t.Errorf("results %+v, want one, passed on its second attempt (pod %s %s)\n%s", rs, removed, how, log.String())
+			}
+			if left := nsObjects(t, cs, ns); len(left) > 0 {
+				t.Errorf("left by deskrun eval: %q", left)
+			}
+		})
+	}
+}
+
+// podReady reports the Pod's Ready condition.
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
 }
 
 // TestKubeFarmInterrupt: Ctrl-C of deskrun eval while tasks run leaves

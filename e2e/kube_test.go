@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -536,4 +537,137 @@ func TestKubeColdStart(t *testing.T) {
 			t.Logf("%s: start to first screenshot %v", name, time.Since(start))
 		}
 	}
+}
+
+// TestKubeDeployment deploys deskrun in the cluster from deploy/kube
+// (kubectl apply -k, through an overlay that only names the test's
+// namespace): the runner runs as its ServiceAccount with the Role's
+// rights, reaches its sandboxes by pod IP, and serves sessions on its
+// Pod's port 8080. The cluster runs no kube-proxy, so the Pod is told
+// the API server's address directly (KUBERNETES_SERVICE_HOST and _PORT,
+// which rest.InClusterConfig reads instead of the kubernetes Service).
+func TestKubeDeployment(t *testing.T) {
+	rc, cs := kubeCluster(t)
+	ns := "e2e-deploy-" + randomHex(t, 4)
+	kubectl := filepath.Join(kubeEnv(t, "KUBE_BIN"), "kubectl")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(kubectl, append([]string{"--kubeconfig", filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "admin.kubeconfig")}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("kubectl %q: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("create", "namespace", ns)
+	t.Cleanup(func() {
+		cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
+	})
+	token := randomHex(t, 16)
+	run("-n", ns, "create", "secret", "generic", "deskrun", "--from-literal=token="+token)
+	apiServer, err := url.Parse(rc.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(apiServer.Host)
+	if host == "127.0.0.1" {
+		host = kubeNodeIP(t, cs)
+	}
+	overlay := t.TempDir()
+	base, _ := filepath.Abs(filepath.Join(repoRoot(), "deploy", "kube"))
+	kust := fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: %s
+resources: [%q]
+patches:
+  - target: {kind: Deployment, name: deskrun}
+    patch: |
+      - op: add
+        path: /spec/template/spec/containers/0/env/-
+        value: {name: KUBERNETES_SERVICE_HOST, value: %q}
+      - op: add
+        path: /spec/template/spec/containers/0/env/-
+        value: {name: KUBERNETES_SERVICE_PORT, value: %q}
+`, ns, base, host, port)
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("apply", "-k", overlay)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("runner's log:\n%s", run("-n", ns, "logs", "deployment/deskrun", "--tail", "100"))
+		}
+	})
+	var podIP string
+	eventually(t, 2*time.Minute, "the runner's Pod ready", func() error {
+		pods, err := cs.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: "app.kubernetes.io/name=deskrun"})
+		if err != nil {
+			return err
+		}
+		for _, p := range pods.Items {
+			if podReady(&p) {
+				podIP = p.Status.PodIP
+				return nil
+			}
+			return fmt.Errorf("pod %s: %s", p.Name, p.Status.Phase)
+		}
+		return fmt.Errorf("no pod")
+	})
+	d := &apiDesk{url: "http://" + net.JoinHostPort(podIP, "8080"), token: token, hc: &http.Client{Timeout: 2 * time.Minute}}
+	var sess api.Session
+	err = d.call(t.Context(), http.MethodPost, "/v1/sessions", api.CreateSessionRequest{
+		Screen: api.Screen{Width: 800, Height: 600},
+	}, &sess)
+	if err != nil {
+		t.Fatalf("create session: %v", err)
+	}
+	s := &session{base: d.url + "/v1/sessions/" + sess.ID, token: d.token, hc: d.hc, sandboxID: sess.SandboxID}
+	ctx := t.Context()
+	sandboxPod, err := cs.CoreV1().Pods(ns).Get(ctx, sess.SandboxID, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the session's sandbox is not a Pod of the runner's namespace: %v", err)
+	}
+	if sandboxPod.Labels[sandbox.LabelOwner] != "deskrun-serve" {
+		t.Errorf("sandbox labels %v, want the runner's owner", sandboxPod.Labels)
+	}
+	img, err := s.screenshot(ctx)
+	if err != nil || img.Bounds().Dx() != 800 {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := s.input(ctx, api.Action{Type: api.ActionMove, X: api.Int(10), Y: api.Int(20)}); err != nil {
+		t.Fatal(err)
+	}
+	// The admin channel, through the exec subresource with the Role's
+	// pods/exec.
+	if res, err := s.exec(ctx, "echo", "hi"); err != nil || res.Stdout != "hi\n" {
+		t.Errorf("exec = %+v, %v", res, err)
+	}
+	if _, err := s.do(ctx, http.MethodDelete, "", nil, nil); err != nil {
+		t.Fatalf("delete session: %v", err)
+	}
+	eventually(t, 60*time.Second, "the session's Pod gone", func() error {
+		_, err := cs.CoreV1().Pods(ns).Get(ctx, sess.SandboxID, metav1.GetOptions{})
+		if err == nil {
+			return fmt.Errorf("pod %s still there", sess.SandboxID)
+		}
+		return nil
+	})
+}
+
+// kubeNodeIP is the InternalIP of the cluster's node.
+func kubeNodeIP(t *testing.T, cs kubernetes.Interface) string {
+	t.Helper()
+	nodes, err := cs.CoreV1().Nodes().List(t.Context(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes.Items {
+		for _, a := range n.Status.Addresses {
+			if a.Type == corev1.NodeInternalIP {
+				return a.Address
+			}
+		}
+	}
+	t.Fatal("no node with an InternalIP")
+	return ""
 }

@@ -36,8 +36,10 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	cfg := f.cfg
 	o.ID, o.Domain, o.Trial, o.Instruction = t.ID, t.Domain, j.trial, t.Instruction
 	teardown = func() {}
-	tctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
+	// The task's time starts when its sandbox is up (below): a sandbox
+	// waiting for room (a cluster's quota or nodes) is queued, not late.
+	// Each provider bounds its own start.
+	tctx := ctx
 
 	// fail sets the outcome of a failure: canceled when the run was
 	// stopped, a timeout when the attempt's time ran out, else status,
@@ -83,7 +85,7 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	}
 	labels[LabelTask] = o.Dir()
 	began := time.Now()
-	sess, err := cfg.Manager.Create(tctx, api.CreateSessionRequest{
+	sess, err := cfg.Manager.Create(ctx, api.CreateSessionRequest{
 		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect, Labels: labels, Record: cfg.Record,
 	})
 	o.SandboxMS = since(began)
@@ -111,6 +113,9 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 		}
 	}
 
+	taskCtx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	tctx = taskCtx
 	began = time.Now()
 	err = task.Setup(tctx, sess, t, opts)
 	o.SetupMS = since(began)

@@ -159,8 +159,10 @@ type Config struct {
 	// connections through the API server's port-forward do not cross the
 	// Pod network.
 	RunnerLabels map[string]string
-	// StartTimeout bounds Start when ctx has no earlier deadline (default
-	// 5m: a Pod pending for lack of capacity waits, it does not fail).
+	// StartTimeout bounds Start from the moment the scheduler places the
+	// Pod to agentd's first answer (default 5m). The wait before, for room
+	// in the namespace's ResourceQuota or on the nodes, is a queue, not a
+	// failure: only ctx ends it.
 	StartTimeout time.Duration
 	// HealthInterval is the pause between health checks of a starting
 	// agentd (default 25ms).
@@ -273,8 +275,10 @@ func checkLabel(k, v string) error {
 // Start creates a Secret, a NetworkPolicy and a Pod for spec and returns
 // once agentd in the Pod answers its health check. A Pod the scheduler
 // cannot place yet, or one the namespace's ResourceQuota has no room
-// for, waits (until ctx or Config.StartTimeout ends); a Pod that cannot run (an image missing, a container that exits) fails at
-// once. On any failure Start deletes what it created.
+// for, waits for room until ctx ends; once placed, it has
+// Config.StartTimeout to serve. A Pod that cannot run (an image missing,
+// a container that exits) fails at once. On any failure Start deletes
+// what it created.
 func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.Instance, err error) {
 	spec = spec.WithDefaults()
 	if spec.Screen.Width < 0 || spec.Screen.Height < 0 {
@@ -292,11 +296,6 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 		if errs := validation.IsDNS1123Subdomain(spec.Runtime); len(errs) > 0 {
 			return sandbox.Instance{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("runtime: %q is not a RuntimeClass name: %s", spec.Runtime, strings.Join(errs, "; ")))
 		}
-	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.cfg.StartTimeout)
-		defer cancel()
 	}
 	token := sandbox.RandomHex(32)
 	name := "deskrun-" + sandbox.RandomHex(6)
@@ -355,10 +354,12 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 		return sandbox.Instance{}, err
 	}
 	tCreated := time.Now()
-	ip, err := p.waitRunning(ctx, name)
+	ip, scheduled, err := p.waitRunning(ctx, name)
 	if err != nil {
 		return sandbox.Instance{}, err
 	}
+	ctx, cancel := context.WithDeadline(ctx, scheduled.Add(p.cfg.StartTimeout))
+	defer cancel()
 	tRunning := time.Now()
 	url := "http://" + net.JoinHostPort(ip, strconv.Itoa(AgentPort))
 	if p.cfg.Reach == ReachPortForward {
@@ -384,10 +385,15 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 // not fail. The wait ends with ctx.
 func (p *Provider) createPod(ctx context.Context, pod *corev1.Pod) (*corev1.Pod, error) {
 	delay := 250 * time.Millisecond
+	said := time.Now()
 	for {
 		created, err := p.cs.CoreV1().Pods(p.cfg.Namespace).Create(ctx, pod, metav1.CreateOptions{})
 		if err == nil || !overQuota(err) {
 			return created, err
+		}
+		if time.Since(said) > 30*time.Second {
+			p.log.InfoContext(ctx, "sandbox waits for room in the quota", "sandbox", pod.Name, "reason", err)
+			said = time.Now()
 		}
 		select {
 		case <-ctx.Done():
@@ -574,25 +580,40 @@ func (p *Provider) networkPolicy(name string, lbls map[string]string, egress boo
 	return np
 }
 
-// waitRunning waits until Pod name runs and has an IP. A Pod that cannot
-// be scheduled yet keeps waiting; one that cannot run fails at once.
-func (p *Provider) waitRunning(ctx context.Context, name string) (string, error) {
+// waitRunning waits until Pod name runs and has an IP, and returns it
+// with the time the Pod was found scheduled. A Pod that cannot be
+// scheduled yet keeps waiting (saying why every 30 s), until ctx ends;
+// once scheduled it has Config.StartTimeout to run; one that cannot run
+// fails at once.
+func (p *Provider) waitRunning(ctx context.Context, name string) (string, time.Time, error) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	var scheduled time.Time
+	said := time.Now()
 	for {
 		pod, err := p.cs.CoreV1().Pods(p.cfg.Namespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
-			return "", fmt.Errorf("pod %s: %w", name, classify(err))
+			return "", scheduled, fmt.Errorf("pod %s: %w", name, classify(err))
 		}
 		if err := podFailure(pod); err != nil {
-			return "", fmt.Errorf("pod %s: %w", name, err)
+			return "", scheduled, fmt.Errorf("pod %s: %w", name, err)
+		}
+		if scheduled.IsZero() && pod.Spec.NodeName != "" {
+			scheduled = time.Now()
 		}
 		if pod.Status.Phase == corev1.PodRunning && pod.Status.PodIP != "" {
-			return pod.Status.PodIP, nil
+			return pod.Status.PodIP, scheduled, nil
+		}
+		if !scheduled.IsZero() && time.Since(scheduled) > p.cfg.StartTimeout {
+			return "", scheduled, fmt.Errorf("pod %s: %s %s after it was scheduled: %w", name, pending(pod), p.cfg.StartTimeout, context.DeadlineExceeded)
+		}
+		if scheduled.IsZero() && time.Since(said) > 30*time.Second {
+			p.log.InfoContext(ctx, "sandbox waits for room", "sandbox", name, "reason", pending(pod))
+			said = time.Now()
 		}
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("pod %s: %s: %w", name, pending(pod), ctx.Err())
+			return "", scheduled, fmt.Errorf("pod %s: %s: %w", name, pending(pod), ctx.Err())
 		case <-tick.C:
 		}
 	}
