@@ -169,6 +169,26 @@ func TestKubeDesktop(t *testing.T) {
 	}
 }
 
+// TestKubeLateAgentd starts a sandbox whose agentd listens 3 s after its
+// Pod runs, reached through the port-forward: the health checks that
+// reach the Pod before it listens are refused, and the sandbox must
+// start anyway and serve through the same URL.
+func TestKubeLateAgentd(t *testing.T) {
+	late := append([]string{"sh", "-c", `sleep 3; exec "$0" "$@"`}, kube.DefaultEntrypoints["minimal"]...)
+	p, _ := newKubeProvider(t, kube.ReachPortForward, kube.Config{Entrypoints: map[string][]string{"minimal": late}})
+	start := time.Now()
+	inst := startSandbox(t, p, sandbox.Spec{})
+	if d := time.Since(start); d < 3*time.Second {
+		t.Errorf("started in %v, before agentd listened", d)
+	}
+	s := agentSession(inst)
+	for i := range 3 {
+		if _, err := s.screenshot(t.Context()); err != nil {
+			t.Fatalf("screenshot %d: %v", i, err)
+		}
+	}
+}
+
 // TestKubeLockdown checks the Pod's lockdown from inside it, as the
 // desktop user (what the agent runs) and through the admin channel, and
 // the objects the API server holds.

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/containerd/errdefs"
+	"github.com/moby/spdystream"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/tools/portforward"
@@ -210,9 +211,15 @@ func (f *forward) carry(c net.Conn) {
 	}
 }
 
-// broken drops sess after a failure to open a stream on it: the next
-// connection opens a new session.
+// broken handles a failure to open a stream on sess. A stream the far
+// end reset (it refused the request before the stream's reply) fails
+// only its connection; any other failure (the session ended, no reply in
+// time) drops the session, and the next connection opens a new one.
 func (f *forward) broken(sess httpstream.Connection, err error) {
+	if errors.Is(err, spdystream.ErrReset) {
+		f.log.Debug("port-forward connection refused", "sandbox", f.name, "err", err)
+		return
+	}
 	f.log.Debug("port-forward session ended", "sandbox", f.name, "err", err)
 	f.mu.Lock()
 	if f.sess == sess {
