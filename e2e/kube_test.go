@@ -593,12 +593,20 @@ func TestKubeDeployment(t *testing.T) {
 	if host == "127.0.0.1" {
 		host = kubeNodeIP(t, cs)
 	}
+	// kustomize takes bases by relative path only: deploy/kube is copied
+	// beside the overlay.
 	overlay := t.TempDir()
-	base, _ := filepath.Abs(filepath.Join(repoRoot(), "deploy", "kube"))
+	if err := os.CopyFS(filepath.Join(overlay, "base"), os.DirFS(filepath.Join(repoRoot(), "deploy", "kube"))); err != nil {
+		t.Fatal(err)
+	}
+	overlay = filepath.Join(overlay, "overlay")
+	if err := os.Mkdir(overlay, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	kust := fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 namespace: %s
-resources: [%q]
+resources: [../base]
 patches:
   - target: {kind: Deployment, name: deskrun}
     patch: |
@@ -608,7 +616,7 @@ patches:
       - op: add
         path: /spec/template/spec/containers/0/env/-
         value: {name: KUBERNETES_SERVICE_PORT, value: %q}
-`, ns, base, host, port)
+`, ns, host, port)
 	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
 		t.Fatal(err)
 	}

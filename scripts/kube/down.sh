@@ -48,6 +48,9 @@ ip link delete "$KUBE_BRIDGE" 2>/dev/null
 iptables -t nat -S POSTROUTING 2>/dev/null | grep -- "deskrun-kube" | sed 's/^-A/-D/' | while read -r rule; do
 	eval "iptables -t nat $rule" 2>/dev/null
 done
+iptables -S FORWARD 2>/dev/null | grep -- "deskrun-kube" | sed 's/^-A/-D/' | while read -r rule; do
+	eval "iptables $rule" 2>/dev/null
+done
 iptables -t nat -S 2>/dev/null | awk '/^-N CNI-/ {print $2}' | while read -r chain; do
 	if iptables -t nat -S "$chain" 2>/dev/null | grep -q "deskrun-kube"; then
 		iptables -t nat -F "$chain" && iptables -t nat -X "$chain"

@@ -162,6 +162,10 @@ cat >"$dir/cni/10-deskrun.conflist" <<EOF
   ]
 }
 EOF
+# Where Docker runs, the FORWARD policy is DROP, and with br_netfilter
+# traffic between two Pods on the bridge passes FORWARD: let Pods reach
+# each other (the runner's Pod its sandboxes), as network plugins do.
+iptables -I FORWARD -s "$pod_cidr" -d "$pod_cidr" -m comment --comment deskrun-kube -j ACCEPT
 start containerd containerd --config "$cdir/config.toml"
 ctr_() { ctr --address "$cdir/containerd.sock" -n k8s.io "$@"; }
 wait_for containerd 30 ctr_ version
