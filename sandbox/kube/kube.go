@@ -36,6 +36,10 @@
 // the runner connects to the Pod's IP ([ReachPodIP]); outside it, with a
 // kubeconfig, through a port-forward of the API server that the provider
 // holds open on a loopback port for each sandbox ([ReachPortForward]).
+// The forward speaks the subresource's protocol itself (forward.go) on
+// client-go's SPDY and WebSocket dialers: client-go's PortForwarder ends
+// its whole session at the first connection the Pod refuses, which a
+// health check made before agentd listens is.
 //
 // The admin channel ([Provider.AdminExec]) is the Pod's exec subresource:
 // the command runs as the container's user, root, with the admin
