@@ -325,6 +325,66 @@ func TestKubeStopAndReap(t *testing.T) {
 	})
 }
 
+// TestKubeNodeCapacity starts three sandboxes at once that each reserve
+// three quarters of the node's CPU: one runs, the others wait in Pending
+// (unschedulable for lack of CPU) and start, one after the other, as the
+// one before is stopped. Waiting for room is not a failure.
+func TestKubeNodeCapacity(t *testing.T) {
+	_, cs := kubeCluster(t)
+	nodes, err := cs.CoreV1().Nodes().List(t.Context(), metav1.ListOptions{})
+	if err != nil || len(nodes.Items) != 1 {
+		t.Fatalf("want one node: %v", err)
+	}
+	cpu := nodes.Items[0].Status.Allocatable.Cpu().MilliValue() * 1e6 * 3 / 4
+	p, owner := newKubeProvider(t, kube.ReachPodIP, kube.Config{NanoCPUs: cpu, CPURequest: cpu})
+	type started struct {
+		inst sandbox.Instance
+		err  error
+	}
+	out := make(chan started, 3)
+	for range 3 {
+		go func() {
+			inst, err := p.Start(t.Context(), sandbox.Spec{})
+			out <- started{inst, err}
+		}()
+	}
+	sawUnschedulable := false
+	for i := range 3 {
+		var got started
+	wait:
+		for {
+			select {
+			case got = <-out:
+				break wait
+			case <-time.After(300 * time.Millisecond):
+			}
+			pods, err := cs.CoreV1().Pods("default").List(t.Context(), metav1.ListOptions{LabelSelector: sandbox.LabelOwner + "=" + owner})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pod := range pods.Items {
+				for _, c := range pod.Status.Conditions {
+					if c.Type == corev1.PodScheduled && c.Reason == corev1.PodReasonUnschedulable && strings.Contains(c.Message, "cpu") {
+						sawUnschedulable = true
+					}
+				}
+			}
+		}
+		if got.err != nil {
+			t.Fatalf("sandbox %d: %v", i+1, got.err)
+		}
+		if _, err := agentSession(got.inst).screenshot(t.Context()); err != nil {
+			t.Fatalf("sandbox %d: screenshot: %v", i+1, err)
+		}
+		if err := p.Stop(t.Context(), got.inst.ID); err != nil {
+			t.Fatalf("stop sandbox %d: %v", i+1, err)
+		}
+	}
+	if !sawUnschedulable {
+		t.Error("no Pod was ever unschedulable for lack of CPU; the test proves nothing")
+	}
+}
+
 // TestKubeStartFailureLeavesNothing: an image the node does not have, and
 // one without setpriv and agentd, fail Start at once and leave nothing.
 func TestKubeStartFailureLeavesNothing(t *testing.T) {

@@ -39,12 +39,13 @@ type forward struct {
 	ln   net.Listener
 	dial func() (httpstream.Connection, error)
 
-	mu     sync.Mutex
-	sess   httpstream.Connection
-	nextID int
-	conns  map[net.Conn]struct{}
-	closed bool
-	wg     sync.WaitGroup
+	dialing sync.Mutex // held while a session is opened
+	mu      sync.Mutex
+	sess    httpstream.Connection
+	nextID  int
+	conns   map[net.Conn]struct{}
+	closed  bool
+	wg      sync.WaitGroup
 }
 
 // openForward listens on a loopback port for sandbox name and opens the
@@ -98,25 +99,38 @@ func (p *Provider) dialForward(name string) (httpstream.Connection, error) {
 // session returns the open port-forward session, opening one if there is
 // none or it ended, with the next request id.
 func (f *forward) session(ctx context.Context) (httpstream.Connection, error) {
+	// One dial at a time; f.mu is not held while dialing, so close never
+	// waits for an API server that does not answer.
+	f.dialing.Lock()
+	defer f.dialing.Unlock()
+	closed := fmt.Errorf("port-forward to %s: closed: %w", f.name, errdefs.ErrUnavailable)
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.closed {
-		return nil, fmt.Errorf("port-forward to %s: closed: %w", f.name, errdefs.ErrUnavailable)
+		f.mu.Unlock()
+		return nil, closed
 	}
-	if f.sess != nil {
+	if sess := f.sess; sess != nil {
 		select {
-		case <-f.sess.CloseChan():
+		case <-sess.CloseChan():
 			f.sess = nil
 		default:
-			return f.sess, nil
+			f.mu.Unlock()
+			return sess, nil
 		}
 	}
+	f.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("port-forward to %s: %w", f.name, err)
 	}
 	sess, err := f.dial()
 	if err != nil {
 		return nil, fmt.Errorf("port-forward to %s: %w: %w", f.name, errdefs.ErrUnavailable, classify(err))
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		sess.Close()
+		return nil, closed
 	}
 	f.sess = sess
 	return sess, nil
