@@ -95,6 +95,19 @@ func evalCmd(tb testing.TB, provider, ns, out string, extra ...string) *exec.Cmd
 	return cmd
 }
 
+// startCmd starts cmd with its output in log; done receives its end.
+func startCmd(tb testing.TB, cmd *exec.Cmd) (log *bytes.Buffer, done chan error) {
+	tb.Helper()
+	log = &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	done = make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return log, done
+}
+
 // evalResult is one line of results.jsonl.
 type evalResult struct {
 	ID, Status, Detail, Error string
@@ -249,13 +262,7 @@ func TestKubeFarmLostPod(t *testing.T) {
 			ns := kubeNamespace(t, cs)
 			out := filepath.Join(t.TempDir(), "run")
 			cmd := evalCmd(t, "kube", ns, out, "--parallel", "1", "--tasks", tasks)
-			var log bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &log, &log
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
+			log, done := startCmd(t, cmd)
 			// Ready (agentd answered the kubelet's probe) plus a second:
 			// the task's setup is done and its agent waits.
 			removed := ""
@@ -320,13 +327,7 @@ func TestKubeFarmInterrupt(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			ns := kubeNamespace(t, cs)
 			cmd := evalCmd(t, "kube", ns, filepath.Join(t.TempDir(), "run"), "--parallel", "4")
-			var log bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &log, &log
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
+			log, done := startCmd(t, cmd)
 			eventually(t, 2*time.Minute, "two sandbox pods running", func() error {
 				pods, err := cs.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{})
 				if err != nil {

@@ -462,12 +462,27 @@ func TestKubeServe(t *testing.T) {
 	_, cs := kubeCluster(t)
 	owner := "e2e-serve-" + randomHex(t, 4)
 	d := startKubeServer(t, owner)
+	driveSession(t, d, api.CreateSessionRequest{Image: minimalImage}, nil)
+	eventually(t, 60*time.Second, "session's objects gone", func() error {
+		if left := kubeObjects(t, cs, owner); len(left) > 0 {
+			return fmt.Errorf("left: %q", left)
+		}
+		return nil
+	})
+}
+
+// driveSession creates a session of 800x600 on the server d, runs check
+// on it (if not nil), takes a screenshot, moves the pointer, runs a
+// command through the admin channel, and deletes the session.
+func driveSession(t *testing.T, d *apiDesk, req api.CreateSessionRequest, check func(api.Session)) api.Session {
+	t.Helper()
+	req.Screen = api.Screen{Width: 800, Height: 600}
 	var sess api.Session
-	err := d.call(t.Context(), http.MethodPost, "/v1/sessions", api.CreateSessionRequest{
-		Image: minimalImage, Screen: api.Screen{Width: 800, Height: 600},
-	}, &sess)
-	if err != nil {
+	if err := d.call(t.Context(), http.MethodPost, "/v1/sessions", req, &sess); err != nil {
 		t.Fatalf("create session: %v", err)
+	}
+	if check != nil {
+		check(sess)
 	}
 	s := &session{base: d.url + "/v1/sessions/" + sess.ID, token: d.token, hc: d.hc, sandboxID: sess.SandboxID}
 	ctx := t.Context()
@@ -484,12 +499,7 @@ func TestKubeServe(t *testing.T) {
 	if _, err := s.do(ctx, http.MethodDelete, "", nil, nil); err != nil {
 		t.Fatalf("delete session: %v", err)
 	}
-	eventually(t, 60*time.Second, "session's objects gone", func() error {
-		if left := kubeObjects(t, cs, owner); len(left) > 0 {
-			return fmt.Errorf("left: %q", left)
-		}
-		return nil
-	})
+	return sess
 }
 
 // startKubeServer runs `deskrun serve --provider kube` on the test
@@ -702,37 +712,18 @@ patches:
 		return fmt.Errorf("no pod")
 	})
 	d := &apiDesk{url: "http://" + net.JoinHostPort(podIP, "8080"), token: token, hc: &http.Client{Timeout: 2 * time.Minute}}
-	var sess api.Session
-	err = d.call(t.Context(), http.MethodPost, "/v1/sessions", api.CreateSessionRequest{
-		Screen: api.Screen{Width: 800, Height: 600},
-	}, &sess)
-	if err != nil {
-		t.Fatalf("create session: %v", err)
-	}
-	s := &session{base: d.url + "/v1/sessions/" + sess.ID, token: d.token, hc: d.hc, sandboxID: sess.SandboxID}
+	// The admin channel (exec) goes through the exec subresource with the
+	// Role's pods/exec.
+	sess := driveSession(t, d, api.CreateSessionRequest{}, func(sess api.Session) {
+		pod, err := cs.CoreV1().Pods(ns).Get(t.Context(), sess.SandboxID, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("the session's sandbox is not a Pod of the runner's namespace: %v", err)
+		}
+		if pod.Labels[sandbox.LabelOwner] != "deskrun-serve" {
+			t.Errorf("sandbox labels %v, want the runner's owner", pod.Labels)
+		}
+	})
 	ctx := t.Context()
-	sandboxPod, err := cs.CoreV1().Pods(ns).Get(ctx, sess.SandboxID, metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("the session's sandbox is not a Pod of the runner's namespace: %v", err)
-	}
-	if sandboxPod.Labels[sandbox.LabelOwner] != "deskrun-serve" {
-		t.Errorf("sandbox labels %v, want the runner's owner", sandboxPod.Labels)
-	}
-	img, err := s.screenshot(ctx)
-	if err != nil || img.Bounds().Dx() != 800 {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if err := s.input(ctx, api.Action{Type: api.ActionMove, X: api.Int(10), Y: api.Int(20)}); err != nil {
-		t.Fatal(err)
-	}
-	// The admin channel, through the exec subresource with the Role's
-	// pods/exec.
-	if res, err := s.exec(ctx, "echo", "hi"); err != nil || res.Stdout != "hi\n" {
-		t.Errorf("exec = %+v, %v", res, err)
-	}
-	if _, err := s.do(ctx, http.MethodDelete, "", nil, nil); err != nil {
-		t.Fatalf("delete session: %v", err)
-	}
 	eventually(t, 60*time.Second, "the session's Pod gone", func() error {
 		_, err := cs.CoreV1().Pods(ns).Get(ctx, sess.SandboxID, metav1.GetOptions{})
 		if err == nil {
