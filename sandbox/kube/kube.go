@@ -60,6 +60,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -70,12 +71,17 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 )
 
 // Names and ports shared with the images.
@@ -588,39 +594,81 @@ func (p *Provider) networkPolicy(name string, lbls map[string]string, egress boo
 // with the time the Pod was found scheduled. A Pod that cannot be
 // scheduled yet keeps waiting (saying why every 30 s), until ctx ends;
 // once scheduled it has Config.StartTimeout to run; one that cannot run
-// fails at once.
-func (p *Provider) waitRunning(ctx context.Context, name string) (string, time.Time, error) {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	var scheduled time.Time
-	said := time.Now()
-	for {
-		pod, err := p.cs.CoreV1().Pods(p.cfg.Namespace).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return "", scheduled, fmt.Errorf("pod %s: %w", name, classify(err))
+// fails at once. It watches the Pod (client-go's UntilWithSync: a watch
+// that lists again when it breaks) rather than polling it, so a farm of
+// hundreds of waiting Pods costs the API server a watch each, and a
+// change is seen as it happens.
+func (p *Provider) waitRunning(ctx context.Context, name string) (ip string, scheduled time.Time, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ns := p.cfg.Namespace
+	byName := func(o *metav1.ListOptions) { o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String() }
+	// The wrapper tells the reflector whether the client can stream its
+	// first list in the watch (a real API server can; the fake of the
+	// unit tests cannot).
+	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			byName(&o)
+			return p.cs.CoreV1().Pods(ns).List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			byName(&o)
+			return p.cs.CoreV1().Pods(ns).Watch(ctx, o)
+		},
+	}, p.cs)
+	var last atomic.Pointer[corev1.Pod]
+	waiting := time.NewTicker(30 * time.Second)
+	defer waiting.Stop()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-waiting.C:
+				if pod := last.Load(); pod != nil && pod.Spec.NodeName == "" {
+					p.log.InfoContext(ctx, "sandbox waits for room", "sandbox", name, "reason", pending(pod))
+				}
+			}
 		}
+	}()
+	var deadline *time.Timer
+	defer func() {
+		if deadline != nil {
+			deadline.Stop()
+		}
+	}()
+	_, err = watchtools.UntilWithSync(ctx, lw, &corev1.Pod{}, nil, func(ev watch.Event) (bool, error) {
+		pod, ok := ev.Object.(*corev1.Pod)
+		if !ok || pod.Name != name {
+			return false, nil
+		}
+		if ev.Type == watch.Deleted {
+			return false, fmt.Errorf("deleted: %w", errdefs.ErrUnavailable)
+		}
+		last.Store(pod)
 		if err := podFailure(pod); err != nil {
-			return "", scheduled, fmt.Errorf("pod %s: %w", name, err)
+			return false, err
 		}
 		if scheduled.IsZero() && pod.Spec.NodeName != "" {
 			scheduled = time.Now()
+			deadline = time.AfterFunc(p.cfg.StartTimeout, func() {
+				cancel(fmt.Errorf("not running %s after it was scheduled: %w", p.cfg.StartTimeout, context.DeadlineExceeded))
+			})
 		}
-		if pod.Status.Phase == corev1.PodRunning && pod.Status.PodIP != "" {
-			return pod.Status.PodIP, scheduled, nil
+		ip = pod.Status.PodIP
+		return pod.Status.Phase == corev1.PodRunning && ip != "", nil
+	})
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			err = cause
 		}
-		if !scheduled.IsZero() && time.Since(scheduled) > p.cfg.StartTimeout {
-			return "", scheduled, fmt.Errorf("pod %s: %s %s after it was scheduled: %w", name, pending(pod), p.cfg.StartTimeout, context.DeadlineExceeded)
+		why := "not created"
+		if pod := last.Load(); pod != nil {
+			why = pending(pod)
 		}
-		if scheduled.IsZero() && time.Since(said) > 30*time.Second {
-			p.log.InfoContext(ctx, "sandbox waits for room", "sandbox", name, "reason", pending(pod))
-			said = time.Now()
-		}
-		select {
-		case <-ctx.Done():
-			return "", scheduled, fmt.Errorf("pod %s: %s: %w", name, pending(pod), ctx.Err())
-		case <-tick.C:
-		}
+		return "", scheduled, fmt.Errorf("pod %s: %s: %w", name, why, classify(err))
 	}
+	return ip, scheduled, nil
 }
 
 // pending says why pod is not running yet.

@@ -73,17 +73,13 @@ func TestStartRejectsBadInput(t *testing.T) {
 // the Secret, the NetworkPolicy and the Pod it made.
 func TestStartFailureDeletesWhatItMade(t *testing.T) {
 	p, cs := fakeProvider(t, Config{})
-	cs.PrependReactor("get", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		name := a.(k8stesting.GetAction).GetName()
-		obj, err := cs.Tracker().Get(corev1.SchemeGroupVersion.WithResource("pods"), a.GetNamespace(), name)
-		if err != nil {
-			return true, nil, err
-		}
-		pod := obj.(*corev1.Pod).DeepCopy()
+	// The Pod is stored as the kubelet would report it.
+	cs.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		pod := a.(k8stesting.CreateAction).GetObject().(*corev1.Pod)
 		pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: container, State: corev1.ContainerState{
 			Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: "image not present"},
 		}}}
-		return true, pod, nil
+		return false, nil, nil
 	})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
