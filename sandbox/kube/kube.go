@@ -602,7 +602,9 @@ func (p *Provider) waitRunning(ctx context.Context, name string) (ip string, sch
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ns := p.cfg.Namespace
-	byName := func(o *metav1.ListOptions) { o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String() }
+	byName := func(o *metav1.ListOptions) {
+		o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+	}
 	// The wrapper tells the reflector whether the client can stream its
 	// first list in the watch (a real API server can; the fake of the
 	// unit tests cannot).
