@@ -28,11 +28,16 @@ pkgs=(
 	gir1.2-gtk-3.0
 	ffmpeg
 	tesseract-ocr
-	# make e2e-kube: the test cluster's etcd, containerd, runc and CNI plugins
+	# make e2e-kube: the test cluster's etcd, containerd, runc and CNI plugins,
+	# and what scripts/kube/up.sh and down.sh call
 	etcd-server
 	containerd
 	runc
 	containernetworking-plugins
+	curl
+	openssl
+	iptables
+	iproute2
 )
 
 missing=()
