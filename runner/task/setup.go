@@ -552,20 +552,27 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 
 // openSettle is how long the new windows of an opened file must stay as
 // they are, none naming the file, before open takes them for the app's.
-const openSettle = 2 * time.Second
+const openSettle = 3 * time.Second
 
 // waitOpened waits, like OSWorld's server and for at most the window
 // timeout, for the window of a file just opened: one whose title names
-// the file (base), or else new windows (not among before) that have not
-// changed for openSettle. An app first shows windows that are not the
-// document's: LibreOffice a splash screen ("LibreOffice", no WM_CLASS)
-// and then an empty frame ("LibreOffice 7.4") a second or more before
-// "table.xlsx - LibreOffice Calc"; the step ends at the document's
-// window, or at the windows of an app that does not name its file.
+// the file (base, or base without its extension, as OSWorld's server
+// looks for it: GIMP shows "[table] (imported)-1.0 ..."), or else new
+// windows (not among before) with a WM_CLASS that have not changed for
+// openSettle. An app first shows windows that are not the document's:
+// LibreOffice a splash screen ("LibreOffice", no WM_CLASS, which can
+// stay for seconds on a cold start) and then an empty frame
+// ("LibreOffice 7.4") before "table.xlsx - LibreOffice Calc"; the step
+// ends at the document's window, or at the windows of an app that does
+// not name its file.
 func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) (api.Window, bool, error) {
 	known := map[uint32]bool{}
 	for _, w := range before {
 		known[w.ID] = true
+	}
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	names := func(title string) bool {
+		return strings.Contains(title, base) || (stem != "" && strings.Contains(title, stem))
 	}
 	deadline := time.Now().Add(r.opts.WindowTimeout)
 	var seen string // the new windows at the last poll
@@ -578,10 +585,10 @@ func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) 
 		var fresh []api.Window
 		var sig strings.Builder
 		for _, w := range ws {
-			if strings.Contains(w.Title, base) {
+			if names(w.Title) {
 				return w, true, nil
 			}
-			if !known[w.ID] {
+			if !known[w.ID] && w.Class != "" {
 				fresh = append(fresh, w)
 				fmt.Fprintf(&sig, "%d %q %q\n", w.ID, w.Title, w.Class)
 			}
