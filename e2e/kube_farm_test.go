@@ -62,7 +62,11 @@ func nsObjects(tb testing.TB, cs kubernetes.Interface, ns string) []string {
 		tb.Fatalf("list pods: %v", err)
 	}
 	for _, p := range pods.Items {
-		out = append(out, "pod/"+p.Name+" "+string(p.Status.Phase))
+		s := "pod/" + p.Name + " " + string(p.Status.Phase)
+		if p.DeletionTimestamp != nil {
+			s += " (being deleted)"
+		}
+		out = append(out, s)
 	}
 	secrets, err := cs.CoreV1().Secrets(ns).List(ctx, sel)
 	if err != nil {
@@ -364,7 +368,7 @@ func TestKubeFarmInterrupt(t *testing.T) {
 			}
 			eventually(t, 60*time.Second, "nothing left in "+ns, func() error {
 				if left := nsObjects(t, cs, ns); len(left) > 0 {
-					return fmt.Errorf("left: %q", left)
+					return fmt.Errorf("left: %q\ndeskrun eval's output:\n%s", left, log.String())
 				}
 				return nil
 			})

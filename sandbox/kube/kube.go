@@ -330,23 +330,29 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 	}()
 	now := metav1.DeleteOptions{GracePeriodSeconds: new(int64)}
 
+	// Each object's removal is registered before it is created: a create
+	// whose ctx ends while the request is on its way (Ctrl-C) may still
+	// have made the object (deleting one that is not there is no error).
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: lbls},
 		Type:       corev1.SecretTypeOpaque,
 		Data:       map[string][]byte{TokenEnv: []byte(token)},
 	}
-	if _, err := p.cs.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
-		return sandbox.Instance{}, fmt.Errorf("create secret %s/%s: %w", ns, name, classify(err))
-	}
 	created = append(created, func(ctx context.Context) error {
 		return p.cs.CoreV1().Secrets(ns).Delete(ctx, name, now)
 	})
+	if _, err := p.cs.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
+		return sandbox.Instance{}, fmt.Errorf("create secret %s/%s: %w", ns, name, classify(err))
+	}
 	policy := p.networkPolicy(name, lbls, spec.Network)
+	created = append(created, func(ctx context.Context) error {
+		return p.cs.NetworkingV1().NetworkPolicies(ns).Delete(ctx, name, now)
+	})
 	if _, err := p.cs.NetworkingV1().NetworkPolicies(ns).Create(ctx, policy, metav1.CreateOptions{}); err != nil {
 		return sandbox.Instance{}, fmt.Errorf("create network policy %s/%s: %w", ns, name, classify(err))
 	}
 	created = append(created, func(ctx context.Context) error {
-		return p.cs.NetworkingV1().NetworkPolicies(ns).Delete(ctx, name, now)
+		return p.cs.CoreV1().Pods(ns).Delete(ctx, name, now)
 	})
 	pod, err := p.createPod(ctx, p.pod(spec, name, lbls))
 	if err != nil {
@@ -356,9 +362,6 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 		}
 		return sandbox.Instance{}, fmt.Errorf("create pod %s/%s: %w", ns, name, err)
 	}
-	created = append(created, func(ctx context.Context) error {
-		return p.cs.CoreV1().Pods(ns).Delete(ctx, name, now)
-	})
 	// The Secret and the NetworkPolicy go with the Pod, whoever deletes it.
 	if err := p.own(ctx, pod); err != nil {
 		return sandbox.Instance{}, err
