@@ -159,19 +159,13 @@ func eval(args []string) error {
 		fmt.Fprintln(os.Stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit at once)")
 	})
 
-	owner := fmt.Sprintf("deskrun-%d", os.Getpid())
 	providers, closers, err := setupProvidersFor(ctx, providerOptions{
-		Provider: f.prov, AgentdPath: f.agentd, Image: f.image, Owner: owner, Runtime: f.runtime,
+		Provider: f.prov, AgentdPath: f.agentd, Image: f.image, Owner: fmt.Sprintf("deskrun-%d", os.Getpid()), Runtime: f.runtime,
 		Kubeconfig: f.kubeconfig, Namespace: f.namespace,
 	}, log)
 	if err != nil {
 		return err
 	}
-	// Last, after the sessions are deleted: whatever still carries this
-	// process's owner label is a leftover (a sandbox whose start was cut
-	// short by Ctrl-C, say) and goes.
-	unpooled := maps.Clone(providers)
-	closers = append(closers, func(ctx context.Context) error { return reapOwner(ctx, unpooled, owner, log) })
 	provName := defaultProvider(providers)
 	image := ""
 	if provName == "docker" || provName == "kube" {
