@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -93,6 +94,15 @@ type apiDesk struct {
 // loopback port.
 func startServer(t *testing.T) *apiDesk {
 	t.Helper()
+	return serveDeskrun(t, 30*time.Second, 60*time.Second, "--provider", "docker")
+}
+
+// serveDeskrun runs `deskrun serve --addr A args...` on a free loopback
+// port A with a token of its own, waits until it is healthy, and stops
+// it with SIGTERM when the test ends, failing the test when it takes
+// longer than stopWait. Calls to it time out after callTimeout.
+func serveDeskrun(t *testing.T, stopWait, callTimeout time.Duration, args ...string) *apiDesk {
+	t.Helper()
 	bin := buildDeskrun(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -101,7 +111,7 @@ func startServer(t *testing.T) *apiDesk {
 	addr := l.Addr().String()
 	l.Close()
 	token := randomHex(t, 16)
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--provider", "docker")
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr}, args...)...)
 	cmd.Env = append(os.Environ(), "DESKRUN_TOKEN="+token)
 	cmd.Stdout, cmd.Stderr = t.Output(), t.Output()
 	if err := cmd.Start(); err != nil {
@@ -113,18 +123,19 @@ func startServer(t *testing.T) *apiDesk {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
-		case <-time.After(30 * time.Second):
+		case <-time.After(stopWait):
 			cmd.Process.Kill()
 			<-done
-			t.Errorf("deskrun serve did not stop within 30s of SIGTERM")
+			t.Errorf("deskrun serve did not stop within %v of SIGTERM", stopWait)
 		}
 	})
-	d := &apiDesk{url: "http://" + addr, token: token, hc: &http.Client{Timeout: 60 * time.Second}}
+	d := &apiDesk{url: "http://" + addr, token: token, hc: &http.Client{Timeout: callTimeout}}
 	eventually(t, 30*time.Second, "deskrun serve healthy", func() error {
 		resp, err := d.hc.Get(d.url + "/healthz")
 		if err != nil {
 			return err
 		}
+		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			return fmt.Errorf("status %d", resp.StatusCode)

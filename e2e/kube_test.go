@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -506,47 +504,8 @@ func driveSession(t *testing.T, d *apiDesk, req api.CreateSessionRequest, check 
 // cluster with its own owner label.
 func startKubeServer(t *testing.T, owner string) *apiDesk {
 	t.Helper()
-	bin := buildDeskrun(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	token := randomHex(t, 16)
 	kubeconfig := filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "admin.kubeconfig")
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--provider", "kube", "--kubeconfig", kubeconfig, "--owner", owner)
-	cmd.Env = append(os.Environ(), "DESKRUN_TOKEN="+token)
-	cmd.Stdout, cmd.Stderr = t.Output(), t.Output()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Errorf("deskrun serve did not stop within 60s of SIGTERM")
-		}
-	})
-	d := &apiDesk{url: "http://" + addr, token: token, hc: &http.Client{Timeout: 120 * time.Second}}
-	eventually(t, 30*time.Second, "deskrun serve healthy", func() error {
-		resp, err := d.hc.Get(d.url + "/healthz")
-		if err != nil {
-			return err
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("status %d", resp.StatusCode)
-		}
-		return nil
-	})
-	return d
+	return serveDeskrun(t, 60*time.Second, 120*time.Second, "--provider", "kube", "--kubeconfig", kubeconfig, "--owner", owner)
 }
 
 // TestKubeRunnerRole runs a sandbox as deploy/kube's ServiceAccount (the
