@@ -48,27 +48,36 @@ unit:
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 # bench prints the side-by-side table (screenshots, pointer moves, typing
-# fidelity against scrot, ImageMagick and xdotool), the shipped task suite
-# replayed at parallel 1, 4 and 8 on local sandboxes, the browser (navigate
+# fidelity against scrot, ImageMagick and xdotool, accessibility trees: a
+# Chromium page of 1,163 objects as OSWorld's XML and as the element list
+# read by AT-SPI's walk and through DevTools side by side, a GTK window, a
+# LibreOffice Calc window where one is installed, 16 readers at once), the
+# shipped task suite replayed at parallel 1, 4 and 8 on local sandboxes,
+# the live view (the agent's screenshot with 0 and 3 viewers; Raw, Tight
+# and ZRLE side by side on typing, scrolling in Chromium and LibreOffice
+# Calc at 1920x1080: bytes per frame and per second, agentd's CPU per
+# viewer, a full frame), the browser (navigate
 # to a local page, browser_view of 1,000 elements, click to event), OSWorld's reset (a
 # fresh osworld session, an OSWorld-format task's setup, the first
 # screenshot) on local sandboxes, the CPU a recorded sandbox costs (idle
 # and typing, three runs), the metric calls on their fixtures
-# (runner/task, five runs each), then, where a Docker
+# (runner/task and runner/task/metric, five runs each), then, where a Docker
 # engine answers, the sandbox figures: cold start, warm-pool acquire, idle
 # memory and density, cold start, screenshot, density and memory per
 # sandbox under gVisor (runsc) beside runc where the engine has it, and on
-# the osworld image its cold start, OSWorld's reset and the density of
-# sandboxes with LibreOffice Calc open.
+# the osworld image its cold start, OSWorld's reset, the density of
+# sandboxes with LibreOffice Calc open and the accessibility trees
+# (BenchmarkA11y: the page both ways, Calc's whole tree).
 bench: deps build
 	$(GO) run -tags bench ./bench
 	$(GO) test -run '^$$' -bench Suite -benchtime 1x ./runner/farm/
 	$(GO) test -run '^$$' -bench ActionToSettled -benchtime 10x ./agentd/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./agentd/browser/
-	$(GO) test -run '^$$' -bench VNC -benchtime 50x ./agentd/
+	$(GO) test -run '^$$' -bench VNC -benchtime 50x -count 5 ./agentd/
+	$(GO) test -run '^$$' -bench LiveView -benchtime 1x -count 3 ./agentd/
 	$(GO) test -run '^$$' -bench RecordingCPU -benchtime 1x -count 3 ./agentd/
 	$(GO) test -run '^$$' -bench Reset -benchtime 20x ./server/osworld/
-	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./runner/task/
+	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./runner/task/ ./runner/task/metric/
 	@if docker info >/dev/null 2>&1; then \
 		$(MAKE) images && \
 		TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 30m ./e2e/; \

@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 const token = "test-token"
@@ -31,7 +31,7 @@ const token = "test-token"
 // a program it needs is missing.
 func needX(t testing.TB) {
 	t.Helper()
-	testdesk.NeedX(t, "xdotool", "xsetroot", "xterm", "openbox")
+	agentdtest.NeedX(t, "xdotool", "xsetroot", "xterm", "openbox")
 }
 
 // start runs an agentd with its own Xvfb in the test process.
@@ -417,7 +417,7 @@ func childNamed(ppid int, comm string) int {
 // SIGTERM ends it cleanly with no Xvfb left behind.
 func TestBinaryLifecycle(t *testing.T) {
 	needX(t)
-	bin := testdesk.Build(t, testdesk.AgentdPkg)
+	bin := agentdtest.Build(t, agentdtest.AgentdPkg)
 	if out, err := exec.Command(bin).CombinedOutput(); err == nil || !strings.Contains(string(out), "AGENTD_TOKEN") {
 		t.Errorf("without a token: %v %s", err, out)
 	}

@@ -36,7 +36,7 @@ var debugPort = regexp.MustCompile(`--remote-debugging-port=(\d+)`)
 // pick returns the browser a request names by its port.
 func (bs *browsers) pick(port int) (*browser.Browser, error) {
 	if port == -1 {
-		port = runningDebugPort(bs.s.desk.display)
+		port = runningDebugPort(bs.s.desk.display, bs.s.cfg.SoleDesktop)
 	}
 	if port < 0 || port > 65535 {
 		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("port: %d out of range (0 for agentd's browser, -1 for the desktop's)", port))
@@ -61,29 +61,81 @@ func (bs *browsers) pick(port int) (*browser.Browser, error) {
 // runningDebugPort finds a browser running on this desktop's display
 // (processes of other desktops on the same host, as the local provider
 // runs them, are not considered) started with --remote-debugging-port=N
-// and returns N, or 0.
-func runningDebugPort(display string) int {
-	want := []byte("DISPLAY=" + display + "\x00")
+// and returns N, or 0. A browser whose display cannot be told (see
+// processDisplay; the launcher of a detached browser has exited) is taken
+// only when sole says every process of the host is on this desktop.
+func runningDebugPort(display string, sole bool) int {
+	untold := 0
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		if err != nil || !strings.Contains(string(b), "--remote-debugging-port=") || strings.Contains(string(b), "--type=") {
 			continue
 		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+		m := debugPort.FindSubmatch(b)
+		if m == nil {
 			continue
 		}
-		if m := debugPort.FindSubmatch(b); m != nil {
-			if n, _ := strconv.Atoi(string(m[1])); n > 0 {
-				return n
-			}
+		n, _ := strconv.Atoi(string(m[1]))
+		if n <= 0 {
+			continue
+		}
+		d, ok := processDisplay(pid, display)
+		if ok && d == display {
+			return n
+		}
+		if !ok && untold == 0 {
+			untold = n
 		}
 	}
+	if sole {
+		return untold
+	}
 	return 0
+}
+
+// processDisplay returns the X display a process was started on: the
+// DISPLAY of its environment, else of its nearest ancestor that has one.
+// Chromium writes its process title over its environment when its
+// command line is long (the flags of the images' wrapper), so its own
+// holds no DISPLAY; the process that launched it tells. A process
+// agentd started is on agentd's display, own. ok is false when no
+// ancestor tells.
+func processDisplay(pid int, own string) (string, bool) {
+	for range 8 {
+		if pid <= 1 {
+			return "", false
+		}
+		if pid == os.Getpid() {
+			return own, true
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
+		if err == nil {
+			for _, kv := range bytes.Split(env, []byte{0}) {
+				if v, ok := bytes.CutPrefix(kv, []byte("DISPLAY=")); ok {
+					return string(v), true
+				}
+			}
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			return "", false
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if i < 0 || len(f) < 2 {
+			return "", false
+		}
+		if pid, err = strconv.Atoi(f[1]); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 func (bs *browsers) closeAll() {

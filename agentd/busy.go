@@ -33,7 +33,8 @@ type proc struct {
 // busyCommands returns the commands still running in the terminalNames of
 // display: the children of a shell whose parent is a terminal emulator
 // showing on display (or whose environment names no display, as a
-// terminal started by a session bus). Stopped jobs do not count.
+// terminal started by a session bus), and such a shell itself while it
+// runs rather than waits for input. Stopped jobs do not count.
 func busyCommands(display string) []int {
 	ents, _ := os.ReadDir("/proc")
 	procs := make(map[int]proc, len(ents))
@@ -54,6 +55,12 @@ func busyCommands(display string) []int {
 	}
 	var busy []int
 	for pid, p := range procs {
+		if terms[p.ppid] && slices.Contains(shellNames, p.comm) && (p.state == 'R' || p.state == 'D') {
+			// the shell itself at work: reading a line just typed,
+			// running a builtin, starting up
+			busy = append(busy, pid)
+			continue
+		}
 		sh, ok := procs[p.ppid]
 		if !ok || !terms[sh.ppid] || !slices.Contains(shellNames, sh.comm) || p.state == 'T' || p.state == 't' || p.state == 'Z' {
 			continue

@@ -183,6 +183,11 @@ func (d *desktop) startWM(conn *x11.Conn) (*exec.Cmd, chan struct{}) {
 	if d.cfg.WM == "" {
 		return nil, nil
 	}
+	if d.cfg.WMReady != "" {
+		if err := os.Remove(d.cfg.WMReady); err != nil && !errors.Is(err, os.ErrNotExist) {
+			d.log.Warn("remove the window manager's ready file", "file", d.cfg.WMReady, "err", err)
+		}
+	}
 	wm := exec.Command(d.cfg.WM)
 	wm.Env = append(os.Environ(), "DISPLAY="+d.display)
 	wm.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -208,8 +213,29 @@ func (d *desktop) startWM(conn *x11.Conn) (*exec.Cmd, chan struct{}) {
 	if !conn.WMRunning() {
 		d.log.Warn("window manager did not announce itself within 10s", "wm", d.cfg.WM)
 	}
+	if d.cfg.WMReady != "" {
+		deadline := time.Now().Add(wmReadyWait)
+		for {
+			if _, err := os.Stat(d.cfg.WMReady); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				d.log.Warn("window manager did not say it is ready", "wm", d.cfg.WM, "file", d.cfg.WMReady, "after", wmReadyWait)
+				break
+			}
+			select {
+			case <-exited:
+				d.log.Warn("window manager exited at start", "wm", d.cfg.WM)
+				return wm, exited
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
 	return wm, exited
 }
+
+// wmReadyWait bounds the wait for Config.WMReady.
+const wmReadyWait = 30 * time.Second
 
 // stopWM ends a window manager started by startWM and waits for it.
 func stopWM(wm *exec.Cmd, exited chan struct{}) {

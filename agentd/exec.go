@@ -26,6 +26,9 @@ import (
 // PYTHONPATH and the local socket it reaches agentd by (no token), then
 // extra.
 func (s *Server) env(extra map[string]string) []string {
+	// an application started before the accessibility bus is up would
+	// never publish its tree
+	s.waitA11y(5 * time.Second)
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "NO_AT_BRIDGE=") { // it would hide GTK applications' trees
@@ -232,7 +235,72 @@ func filePath(c echo.Context) (string, error) {
 	if err := api.CheckPath(p); err != nil {
 		return "", err
 	}
-	return filepath.Clean(p), nil
+	p = filepath.Clean(p)
+	if ownProc(p) {
+		return "", errdefs.ErrPermissionDenied.WithMessage(fmt.Sprintf("path: %s is agentd's own process information (its environment and memory hold its token)", p))
+	}
+	return p, nil
+}
+
+// ownProc reports whether p is, or leads through links to, the /proc
+// entries of agentd's own process or one of its threads: /proc/self,
+// /proc/thread-self, /proc/<agentd's pid or a thread id>, and links to
+// them such as /dev/fd or /proc/<pid>/root/proc/self. agentd answers the
+// file routes with its own rights, which reach its environment, memory
+// and descriptors; its commands run as the user cannot reach them (agentd
+// is not dumpable).
+func ownProc(p string) bool {
+	if ownProcPath(p) {
+		return true
+	}
+	// Resolve each leading part in turn: a link may lead through agentd's
+	// /proc entry to a file elsewhere (/dev/fd/0 to /proc/self/fd/0 to
+	// /dev/null), and a part that does not resolve (a link to a socket)
+	// ends the walk with the rest appended as written.
+	prefix := "/"
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, part := range parts {
+		prefix = filepath.Join(prefix, part)
+		r, err := filepath.EvalSymlinks(prefix)
+		if err != nil {
+			return ownProcPath(filepath.Join(append([]string{prefix}, parts[i+1:]...)...))
+		}
+		if ownProcPath(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func ownProcPath(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	switch first {
+	case "self", "thread-self":
+		return true
+	}
+	id, err := strconv.Atoi(first)
+	if err != nil {
+		return false
+	}
+	pid := os.Getpid()
+	if id == pid {
+		return true
+	}
+	// A thread of agentd has a /proc entry of its own (not listed).
+	b, err := os.ReadFile("/proc/" + first + "/status")
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+			return strings.TrimSpace(v) == strconv.Itoa(pid)
+		}
+	}
+	return false
 }
 
 func (s *Server) readFile(c echo.Context) error {
@@ -362,6 +430,8 @@ func fileErr(p string, err error) error {
 		return errdefs.ErrPermissionDenied.WithMessage(fmt.Sprintf("path: %s: permission denied", p))
 	case errors.Is(err, syscall.ENOTDIR):
 		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s: a parent is not a directory", p))
+	case errors.Is(err, os.ErrExist): // MkdirAll met a parent it cannot read or that is no folder
+		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s: a parent cannot be made a directory", p))
 	}
 	return err
 }

@@ -2,8 +2,12 @@ package agentd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"net/http"
 	"os"
@@ -15,6 +19,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
 )
@@ -149,37 +154,99 @@ pyautogui.moveTo(100, 200)
 	}
 }
 
-// TestClipboard: the clipboard calls either round-trip text or, when the
-// X client offers no selections, answer 501 not_implemented clearly.
+// TestClipboard: the clipboard calls read and own X selections as other
+// applications see them: xclip and xsel, run in the sandbox, read what the
+// API wrote and write what it reads, text and PNG images, CLIPBOARD and
+// PRIMARY.
 func TestClipboard(t *testing.T) {
+	agentdtest.NeedX(t, "xclip", "xsel")
 	s, c := start(t)
 	ctx := t.Context()
-	text := "héllo\nclipboard €"
-	err := c.SetClipboard(ctx, text)
-	if errdefs.IsNotImplemented(err) {
-		if !strings.Contains(err.Error(), "clipboard") {
-			t.Errorf("not-implemented message %q does not name the clipboard", err)
-		}
-		if _, err := c.Clipboard(ctx); !errdefs.IsNotImplemented(err) {
-			t.Errorf("read: %v, want not implemented", err)
-		}
-	} else {
+	text := "héllo\nclipboard € 世界"
+	if err := c.SetClipboard(ctx, text); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Clipboard(ctx); err != nil || got != text {
+		t.Errorf("clipboard = %q %v, want %q", got, err, text)
+	}
+	if got := sh(t, c, "xclip -o -selection clipboard").Stdout; got != text {
+		t.Errorf("xclip read %q, want %q", got, text)
+	}
+	if err := c.WriteClipboard(ctx, api.SelectionPrimary, api.ClipboardText, []byte("primary ✓")); err != nil {
+		t.Fatal(err)
+	}
+	if got := sh(t, c, "xsel -o --primary").Stdout; got != "primary ✓" {
+		t.Errorf("xsel read the primary selection as %q", got)
+	}
+	// xsel and xclip stay in the background as the owner after the
+	// command ends; they take the selection once forked.
+	sh(t, c, "printf 'from xsel: ½ 日本' | xsel -i --clipboard")
+	eventually(t, "the text xsel holds", func() (bool, string) {
+		got, err := c.Clipboard(ctx)
+		return err == nil && got == "from xsel: ½ 日本", fmt.Sprintf("%q %v", got, err)
+	})
+	if _, err := c.ReadClipboard(ctx, "", api.ClipboardPNG); !errdefs.IsNotFound(err) || !strings.Contains(err.Error(), "image/png") {
+		t.Errorf("an image of a text selection: %v, want not found naming image/png", err)
+	}
+
+	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	img.Set(3, 4, color.RGBA{255, 0, 0, 255})
+	var pngb bytes.Buffer
+	png.Encode(&pngb, img)
+	if err := c.WriteClipboard(ctx, "", api.ClipboardPNG, pngb.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, c, "xclip -o -selection clipboard -t image/png > /tmp/from-clipboard.png")
+	if got, err := c.ReadFile(ctx, "/tmp/from-clipboard.png"); err != nil || !bytes.Equal(got, pngb.Bytes()) {
+		t.Errorf("xclip read %d bytes of image/png (%v), want %d", len(got), err, pngb.Len())
+	}
+	img.Set(5, 6, color.RGBA{0, 255, 0, 255})
+	pngb.Reset()
+	png.Encode(&pngb, img)
+	if err := c.WriteFile(ctx, "/tmp/to-clipboard.png", pngb.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	sh(t, c, "xclip -i -selection clipboard -t image/png /tmp/to-clipboard.png")
+	eventually(t, "the image xclip holds", func() (bool, string) {
+		got, err := c.ReadClipboard(ctx, api.SelectionClipboard, api.ClipboardPNG)
+		return err == nil && bytes.Equal(got, pngb.Bytes()), fmt.Sprintf("%d bytes (%v), want %d", len(got), err, pngb.Len())
+	})
+
+	for _, tc := range []struct{ query, body, ctype, want string }{
+		{"", "\xff\xfe", "text/plain", "body: not UTF-8"},
+		{"?selection=secondary", "x", "text/plain", "selection:"},
+		{"?type=image/gif", "x", "text/plain", "type:"},
+		{"", "not a png", "image/png", "body: not a PNG"},
+	} {
+		req, _ := http.NewRequest(http.MethodPut, "http://"+s.Addr()+"/v1/clipboard"+tc.query, strings.NewReader(tc.body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", tc.ctype)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := c.Clipboard(ctx); err != nil || got != text {
-			t.Errorf("clipboard = %q %v, want %q", got, err, text)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), tc.want) {
+			t.Errorf("PUT%s %q: %d %s, want 400 naming %q", tc.query, tc.body, resp.StatusCode, b, tc.want)
 		}
 	}
-	req, _ := http.NewRequest(http.MethodPut, "http://"+s.Addr()+"/v1/clipboard", strings.NewReader("\xff\xfe"))
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Errorf("non-UTF-8 clipboard text: status %d, want 400", resp.StatusCode)
+}
+
+// eventually polls cond for up to 5 s; cond reports what it saw.
+func eventually(t *testing.T, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ok, saw := cond()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s: %s", what, saw)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -498,5 +565,73 @@ echo started`
 	}
 	if out, err := exec.Command("xdpyinfo", "-display", s.Display()).CombinedOutput(); err != nil {
 		t.Errorf("the desktop is gone: %v %s", err, out)
+	}
+}
+
+// TestWindowManagerReady: with WMReady, Start returns only once the
+// window manager has made that file (a leftover of an earlier start is
+// removed first), not as soon as it manages windows.
+func TestWindowManagerReady(t *testing.T) {
+	needX(t)
+	dir := t.TempDir()
+	ready := filepath.Join(dir, "ready")
+	if err := os.WriteFile(ready, nil, 0o644); err != nil { // a previous start's
+		t.Fatal(err)
+	}
+	// openbox, then the file 1.5 s later, as a shell says it is ready
+	// after it took the screen.
+	wm := filepath.Join(dir, "wm")
+	script := "#!/bin/sh\n(sleep 1.5; touch " + ready + ") &\nexec openbox\n"
+	if err := os.WriteFile(wm, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	s, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", Xvfb: true, WM: wm, WMReady: ready, Screen: api.Screen{Width: 640, Height: 480}, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	if took := time.Since(t0); took < 1500*time.Millisecond {
+		t.Errorf("Start returned after %v, before the window manager was ready", took)
+	}
+	if _, err := os.Stat(ready); err != nil {
+		t.Errorf("ready file: %v", err)
+	}
+}
+
+// TestFileRouteHidesOwnProcess: the file routes refuse agentd's own /proc
+// entries, whatever the way there, so its token (in its environment and
+// memory) cannot be read through them; other processes' entries and
+// ordinary files still read.
+func TestFileRouteHidesOwnProcess(t *testing.T) {
+	d := agentdtest.StartAgentd(t)
+	c := client.NewClient(d.URL, d.Token, nil)
+	ctx := t.Context()
+	pidOut, err := c.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", "echo $PPID $(pgrep -P $PPID -x Xvfb)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, xvfb, _ := strings.Cut(strings.TrimSpace(pidOut.Stdout), " ")
+	for _, p := range []string{
+		"/proc/self/environ", "/proc/thread-self/environ", "/proc/" + pid + "/environ",
+		"/proc/self/cmdline", "/proc/self/mem", "/proc/self/task/" + pid + "/environ",
+		"/dev/fd/0", "/proc/" + xvfb + "/root/proc/self/environ", "/proc/self/fd/0",
+	} {
+		b, err := c.ReadFile(ctx, p)
+		if strings.Contains(string(b), d.Token) {
+			t.Errorf("%s: read the token", p)
+		}
+		if !errdefs.IsPermissionDenied(err) || !strings.Contains(err.Error(), "path:") {
+			t.Errorf("%s: %v, want permission denied naming the path", p, err)
+		}
+		if err := c.WriteFile(ctx, p, []byte("x")); !errdefs.IsPermissionDenied(err) {
+			t.Errorf("write %s: %v, want permission denied", p, err)
+		}
+	}
+	if b, err := c.ReadFile(ctx, "/proc/"+xvfb+"/cmdline"); err != nil || !strings.HasPrefix(string(b), "Xvfb") {
+		t.Errorf("another process's /proc entry: %q %v", b, err)
+	}
+	if b, err := c.ReadFile(ctx, "/proc/version"); err != nil || len(b) == 0 {
+		t.Errorf("/proc/version: %q %v", b, err)
 	}
 }

@@ -369,6 +369,21 @@ func TestPyautoguiFunctions(t *testing.T) {
 	if _, d := py("pyautogui.moveRel(-3, 0, _pause=False)"); d > 2*time.Second {
 		t.Errorf("a call with _pause=False took %v", d)
 	}
+	// Seconds out of range are refused naming the argument, at once:
+	// time.sleep overflows on 1e18, and a step count made of it never ends.
+	for _, tc := range []struct{ code, field string }{
+		{"pyautogui.sleep(1e18)", "seconds: 1e+18 is outside 0..3600"},
+		{"pyautogui.sleep(-1)", "seconds: -1 is outside"},
+		{"pyautogui.moveTo(10, 10, duration=1e18)", "duration: 1e+18 is outside"},
+		{"pyautogui.dragTo(10, 10, duration=float('nan'))", "duration: nan is outside"},
+		{"pyautogui.press('a', presses=2, interval=1e18)", "interval: 1e+18 is outside"},
+	} {
+		t0 := time.Now()
+		r, err := c.Exec(t.Context(), api.ExecRequest{Cmd: []string{"python3", "-c", "import pyautogui\n" + tc.code}})
+		if err != nil || r.ExitCode == 0 || !strings.Contains(r.Stderr, "ValueError: "+tc.field) || time.Since(t0) > 10*time.Second {
+			t.Errorf("%s: exit %d after %v: %s, want a ValueError naming %q", tc.code, r.ExitCode, time.Since(t0), r.Stderr, tc.field)
+		}
+	}
 
 	// FAILSAFE: with the pointer in a corner, the next call raises, as
 	// in pyautogui; with FAILSAFE off it goes on.

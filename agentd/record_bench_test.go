@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // recordFor is how long each op of BenchmarkRecordingCPU records.
@@ -25,7 +25,7 @@ const recordFor = 15 * time.Second
 // (serving the captures) and their sum, and the file's bytes per minute.
 // Run with -benchtime=1x -count=3 and take the medians.
 func BenchmarkRecordingCPU(b *testing.B) {
-	testdesk.NeedProgram(b, "ffmpeg")
+	agentdtest.NeedProgram(b, "ffmpeg")
 	for _, scene := range []struct{ name, xterm string }{
 		{"idle", "xterm -geometry 80x24+0+0 >/dev/null 2>&1 &"},
 		{"typing", "xterm -geometry 80x24+0+0 -e sh -c 'while :; do printf x; sleep 0.1; done' >/dev/null 2>&1 &"},

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // TestRecording records an xterm on a green desktop while text is typed
@@ -20,7 +20,7 @@ import (
 // recording's time, with several frames, whose last frame shows the
 // green; no ffmpeg is left once it stopped.
 func TestRecording(t *testing.T) {
-	testdesk.NeedProgram(t, "ffmpeg")
+	agentdtest.NeedProgram(t, "ffmpeg")
 	s, c := start(t)
 	ctx := t.Context()
 	if _, err := c.DownloadRecording(ctx, &bytes.Buffer{}); !errdefs.IsNotFound(err) {
@@ -73,7 +73,7 @@ func TestRecording(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	v := testdesk.Probe(t, path)
+	v := agentdtest.Probe(t, path)
 	t.Logf("%+v, %d bytes, recorded for %.2fs", v, buf.Len(), took)
 	if v.Codec != "vp8" || !strings.Contains(v.Format, "webm") || v.Width != 1280 || v.Height != 800 {
 		t.Errorf("video %+v, want vp8 in webm, 1280x800", v)
@@ -85,7 +85,7 @@ func TestRecording(t *testing.T) {
 		t.Errorf("duration %.2fs, recorded for %.2fs", v.Duration, took)
 	}
 	// The desktop's green, below the xterm.
-	r, g, b, _ := testdesk.LastFrame(t, path).At(1000, 700).RGBA()
+	r, g, b, _ := agentdtest.LastFrame(t, path).At(1000, 700).RGBA()
 	if r>>8 > 40 || g>>8 < 160 || b>>8 > 40 {
 		t.Errorf("pixel (1000,700) of the last frame is %d,%d,%d, want the desktop's green #00c000", r>>8, g>>8, b>>8)
 	}
@@ -106,7 +106,7 @@ func ffmpegs(t testing.TB) int {
 // (ffmpeg's -fs sees the file grow a cluster, up to a second of video, at
 // a time), the file final, and says it was cut.
 func TestRecordingCut(t *testing.T) {
-	testdesk.NeedProgram(t, "ffmpeg")
+	agentdtest.NeedProgram(t, "ffmpeg")
 	s, c := start(t)
 	// A screen that changes every frame: the xterm's clock.
 	sh(t, c, "xterm -geometry 100x40+0+0 -e sh -c 'while :; do date +%T.%N; sleep 0.05; done' >/dev/null 2>&1 &")
@@ -128,7 +128,7 @@ func TestRecordingCut(t *testing.T) {
 	if n := ffmpegs(t); n != 0 {
 		t.Fatalf("%d ffmpeg processes left", n)
 	}
-	v := testdesk.Probe(t, s.rec.path)
+	v := agentdtest.Probe(t, s.rec.path)
 	if v.Frames < 2 {
 		t.Errorf("the cut video: %+v", v)
 	}

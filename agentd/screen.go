@@ -115,6 +115,7 @@ func (s *Server) input(c echo.Context) error {
 		return err
 	}
 	res, err := run(c.Request().Context(), conn, s.desk.display, req.Actions)
+	s.lastInput.Store(time.Now().UnixNano())
 	if errdefs.IsUnavailable(err) {
 		s.desk.lost(conn)
 	}

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"golang.org/x/sync/singleflight"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -35,10 +37,30 @@ type Config struct {
 	Screen  api.Screen
 	// WM is the window manager to start with Xvfb ("" for none).
 	WM string
+	// WMReady, when set, is a file the window manager makes once it is
+	// ready for the desktop's user (GNOME Shell: its extensions and
+	// keyboard shortcuts loaded, well after it manages windows). agentd
+	// removes it before starting the window manager and waits for it, at
+	// most wmReadyWait, before it reports the desktop started.
+	WMReady string
+	// WMBusy, when set, is a file the window manager keeps while it
+	// holds keys typed ahead of the window they are for (the osworld
+	// image's GNOME Shell, from Ctrl+Alt+T until the terminal has the
+	// focus and the keys have landed). Reads of the accessibility tree
+	// wait for it to go, at most wmBusyWait: a grader reading a terminal
+	// right after typing into it then reads what was typed, as on a
+	// machine where the terminal opened in time.
+	WMBusy string
 	// Token is the bearer token every route but /healthz requires; empty
 	// disables authentication.
-	Token  string
-	Logger *slog.Logger
+	Token string
+	// SoleDesktop says every process of the host is on this desktop (a
+	// container or Pod sandbox): a browser started with
+	// --remote-debugging-port whose display cannot be told is taken for
+	// the desktop's. False (a host shared by desktops, as the local
+	// provider runs them) takes only browsers shown to be on Display.
+	SoleDesktop bool
+	Logger      *slog.Logger
 }
 
 // Limits of the exec and file calls.
@@ -65,7 +87,18 @@ type Server struct {
 	pyPath   string // directory holding the pyautogui module
 	shells   *shells
 	browsers *browsers
-	selfURL  string
+	// webPorts caches the DevTools ports of the desktop's browsers;
+	// pageReads makes concurrent reads of one tab's tree one read
+	webPorts  webPorts
+	pageReads singleflight.Group
+	// treeReads makes concurrent reads of the same trees one read;
+	// a11yReads counts the reads in progress (for tests)
+	treeReads singleflight.Group
+	a11yReads atomic.Int64
+	// lastInput is when the last input call ended (Unix nanoseconds):
+	// an accessibility read soon after waits for the desktop to settle.
+	lastInput atomic.Int64
+	selfURL   string
 	// local serves the input and screen calls of the pyautogui module
 	// on a unix socket in a folder only the desktop's user can enter, so
 	// commands need no token (and see none).
@@ -86,6 +119,8 @@ type Server struct {
 
 	groupsMu sync.Mutex
 	groups   []int // process groups of exec'd commands
+
+	liveCapture sharedCapture // the live views' screen
 }
 
 // Start starts the X server (or attaches to one) and begins serving on

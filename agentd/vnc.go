@@ -3,11 +3,14 @@ package agentd
 import (
 	"context"
 	"fmt"
+	"image"
+	"sync"
 
 	"github.com/containerd/errdefs"
 
 	"github.com/coder/websocket"
 	"github.com/deskrun/deskrun/agentd/rfb"
+	"github.com/deskrun/deskrun/x11"
 	"github.com/labstack/echo/v4"
 )
 
@@ -45,7 +48,9 @@ func (s *Server) vnc(c echo.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	nc := websocket.NetConn(ctx, ws, websocket.MessageBinary)
-	err = rfb.Serve(ctx, nc, conn, rfb.Options{ViewOnly: viewOnly, Name: "deskrun " + s.Display()})
+	s.liveCapture.join(1)
+	err = rfb.Serve(ctx, nc, s.liveScreen(conn), rfb.Options{ViewOnly: viewOnly, Name: "deskrun " + s.Display()})
+	s.liveCapture.join(-1)
 	if err != nil {
 		s.log.Info("vnc session ended", "err", err)
 		ws.Close(websocket.StatusInternalError, truncate(err.Error(), 120))
@@ -60,4 +65,64 @@ func truncate(s string, n int) string {
 		return s[:n]
 	}
 	return s
+}
+
+// sharedCapture is the screen the live views share: one capture per
+// change of the screen (its DAMAGE count), copied to every view that
+// asks until the screen changes again, so that N viewers cost the X
+// server one capture of each change rather than N.
+type sharedCapture struct {
+	mu    sync.Mutex
+	conn  *x11.Conn // the connection frame came from
+	n     uint64    // its change count when frame was taken
+	frame *image.RGBA
+	views int // live views being served
+}
+
+// join counts a live view starting (1) or ending (-1).
+func (c *sharedCapture) join(n int) {
+	c.mu.Lock()
+	c.views += n
+	if c.views == 0 {
+		c.frame = nil // 4 to 8 MB not worth keeping for no one
+	}
+	c.mu.Unlock()
+}
+
+// liveScreen is the [rfb.Display] of a live view on conn.
+func (s *Server) liveScreen(conn *x11.Conn) *liveDisplay {
+	return &liveDisplay{Conn: conn, shared: &s.liveCapture}
+}
+
+// liveDisplay is conn with its full-screen captures shared.
+type liveDisplay struct {
+	*x11.Conn
+	shared *sharedCapture
+}
+
+// CaptureInto copies the shared capture of the screen into reuse, taking
+// a new one first when the screen changed since; a region, or a display
+// that cannot count its changes, is captured as usual.
+func (d *liveDisplay) CaptureInto(reuse *image.RGBA, r image.Rectangle) (*image.RGBA, error) {
+	n, err := d.Changes()
+	c := d.shared
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !r.Empty() || err != nil || c.views < 2 {
+		// One view alone captures into its own frame.
+		c.frame = nil
+		return d.Conn.CaptureInto(reuse, r)
+	}
+	if c.conn != d.Conn || c.n < n || c.frame == nil {
+		f, err := d.Conn.CaptureInto(c.frame, r)
+		if err != nil {
+			return nil, err
+		}
+		c.conn, c.n, c.frame = d.Conn, n, f
+	}
+	if reuse == nil || reuse.Rect != c.frame.Rect {
+		reuse = image.NewRGBA(c.frame.Rect)
+	}
+	copy(reuse.Pix, c.frame.Pix)
+	return reuse, nil
 }

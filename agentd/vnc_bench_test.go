@@ -2,7 +2,6 @@ package agentd
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -13,15 +12,26 @@ import (
 
 // BenchmarkVNCScreenshot is the agent's screenshot (PNG, full screen,
 // 1280x800) with 0 and 3 live viewers attached, each asking for an
-// update as soon as the last one arrived, on a screen that changes.
+// update as soon as the last one arrived, on a screen that changes:
+// viewers asking for Tight as noVNC does, and for Raw.
 func BenchmarkVNCScreenshot(b *testing.B) {
-	for _, n := range []int{0, 3} {
-		b.Run(fmt.Sprintf("viewers=%d", n), func(b *testing.B) {
+	for _, tt := range []struct {
+		name string
+		n    int
+		encs []int32
+	}{
+		{"viewers=0", 0, nil},
+		{"viewers=3/tight", 3, liveEncodings[1].encs},
+		{"viewers=3/raw", 3, liveEncodings[0].encs},
+	} {
+		n := tt.n
+		b.Run(tt.name, func(b *testing.B) {
 			s, c := start(b)
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			for range n {
 				v := dialVNC(b, s, "?view_only=1")
+				v.SetEncodings(tt.encs...)
 				v.Request(false)
 				wg.Go(func() {
 					for ctx.Err() == nil {

@@ -25,7 +25,7 @@ func (s *Server) windows(c echo.Context) error {
 	}
 	out := api.WindowList{Windows: make([]api.Window, 0, len(ws))}
 	for _, w := range ws {
-		out.Windows = append(out.Windows, api.Window{ID: w.ID, Title: w.Title, Class: w.Class, PID: w.PID, Active: w.Active})
+		out.Windows = append(out.Windows, api.Window{ID: w.ID, Title: w.Title, Class: w.Class, Instance: w.Instance, PID: w.PID, Active: w.Active})
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -74,7 +74,7 @@ func windowInfo(conn *x11.Conn, id uint32) (api.Window, error) {
 	}
 	for _, l := range ws {
 		if l.ID == id {
-			w.Title, w.Class, w.PID, w.Active = l.Title, l.Class, l.PID, l.Active
+			w.Title, w.Class, w.Instance, w.PID, w.Active = l.Title, l.Class, l.Instance, l.PID, l.Active
 			return w, nil
 		}
 	}

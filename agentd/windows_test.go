@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // tkWindow is a Python Tk window of the given title, 300x200; Tk sets no
@@ -27,7 +27,7 @@ r = tk.Tk(); r.title(sys.argv[1]); r.geometry("300x200+10+10"); r.mainloop()`
 // startWithWM runs an agentd with its own Xvfb and openbox.
 func startWithWM(t *testing.T) *client.Client {
 	t.Helper()
-	testdesk.NeedX(t, "openbox", "python3", "xwininfo", "xprop")
+	agentdtest.NeedX(t, "openbox", "python3", "xwininfo", "xprop")
 	if err := exec.Command("python3", "-c", "import tkinter").Run(); err != nil {
 		t.Fatal("python3 has no tkinter (scripts/install-deps.sh installs python3-tk)")
 	}

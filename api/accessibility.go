@@ -19,6 +19,9 @@ type Element struct {
 	States []string `json:"states,omitempty"`
 	Bounds Box      `json:"bounds"`
 	App    string   `json:"app,omitempty"`
+	// Actions names the element's actions ("press", "jump", "activate"),
+	// which tell what it can do when chosen by name.
+	Actions []string `json:"actions,omitempty"`
 }
 
 // Box is an element's box in screen pixels: top-left and size.

@@ -163,6 +163,11 @@ func DecodeJSON(r io.Reader, v any) error {
 	return nil
 }
 
+// fieldError is a decoding error that names its field itself.
+type fieldError struct{ msg string }
+
+func (e *fieldError) Error() string { return e.msg }
+
 func describeJSONError(err error) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
@@ -177,6 +182,10 @@ func describeJSONError(err error) string {
 		return fmt.Sprintf("body: malformed JSON at byte %d: %v", se.Offset, se)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "body: truncated JSON"
+	}
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		return fe.msg
 	}
 	msg := err.Error()
 	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {

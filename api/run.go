@@ -1,6 +1,11 @@
 package api
 
-import "time"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
 
 // CreateRunRequest is the body of POST /v1/runs: a task suite to run
 // against an agent, as `deskrun eval` runs it. Zero fields take the
@@ -100,6 +105,12 @@ type Run struct {
 	// Summary aggregates the results per domain, with a row "all" last;
 	// set once the run has ended with results.
 	Summary []DomainSummary `json:"summary,omitempty"`
+	// OSWorld is the OSWorld tree the results' grading followed, and
+	// TasksSHA256 the SHA-256 over their task files' "domain/id sha256"
+	// lines, sorted (what deskrun tasks check prints for the same
+	// files); set with Summary.
+	OSWorld     string `json:"osworld,omitempty"`
+	TasksSHA256 string `json:"tasks_sha256,omitempty"`
 	// Error says why a run failed or was cancelled.
 	Error string `json:"error,omitempty"`
 }
@@ -153,4 +164,68 @@ type DomainSummary struct {
 	CacheReadTokens  int64   `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int64   `json:"cache_write_tokens,omitempty"`
 	CostUSD          float64 `json:"cost_usd,omitempty"`
+}
+
+// UnmarshalJSON decodes a run request as it is written (unknown fields
+// are refused) and refuses an explicit 0 for trials, parallel, max_steps
+// and timeout_ms: left out, they take their defaults; 0 is below their
+// minimum, not a request for the default.
+func (r *CreateRunRequest) UnmarshalJSON(b []byte) error {
+	type plain CreateRunRequest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode((*plain)(r)); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		zero bool
+		min  int
+	}{
+		{"trials", r.Trials == 0, 1}, {"parallel", r.Parallel == 0, 1},
+		{"max_steps", r.MaxSteps == 0, 1}, {"timeout_ms", r.TimeoutMS == 0, 1000},
+	} {
+		if _, set := keys[f.name]; set && f.zero {
+			return &fieldError{fmt.Sprintf("%s: 0 is below the minimum %d (leave it out for the default)", f.name, f.min)}
+		}
+	}
+	return nil
+}
+
+// Phases of a [LiveTask].
+const (
+	PhaseStarting = "starting" // its sandbox is starting
+	PhaseSetup    = "setup"    // the task's setup steps run
+	PhaseActing   = "acting"   // the agent acts
+	PhaseGrading  = "grading"  // the result is graded
+)
+
+// LiveTask is a task of a run under way, as GET /v1/runs/{id}/live
+// lists them: from its sandbox's start to its grade.
+type LiveTask struct {
+	// Task names the task's folder in the run (its id, with the trial
+	// when the run has several).
+	Task        string `json:"task"`
+	ID          string `json:"id"`
+	Instruction string `json:"instruction"`
+	// Session is the id of the task's session, empty while its sandbox
+	// starts.
+	Session string `json:"session,omitempty"`
+	// Phase is one of [PhaseStarting], [PhaseSetup], [PhaseActing] and
+	// [PhaseGrading].
+	Phase string `json:"phase"`
+	// Step counts the agent's steps taken.
+	Step      int       `json:"step"`
+	StartedAt time.Time `json:"started_at"`
+}
+
+// RunLive is the answer to GET /v1/runs/{id}/live: the run and the tasks
+// running now (none once it has ended), in the order they started.
+type RunLive struct {
+	Run   Run        `json:"run"`
+	Tasks []LiveTask `json:"tasks"`
 }

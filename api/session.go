@@ -31,7 +31,8 @@ type CreateSessionRequest struct {
 	Provider string `json:"provider,omitempty"`
 	// Image is the sandbox image (docker); ignored by local.
 	Image string `json:"image,omitempty"`
-	// Screen is the desktop size; zero means 1280x800.
+	// Screen is the desktop size; zero means 1280x800, and 1920x1080
+	// (OSWorld's) for a session with OSWorld set.
 	Screen Screen `json:"screen,omitzero"`
 	// Dialect is the tool dialect used when a tool call names none.
 	Dialect string `json:"dialect,omitempty"`
@@ -198,11 +199,14 @@ type ExecResult struct {
 
 // Window is a top-level window as the window manager lists it (EWMH).
 type Window struct {
-	ID     uint32 `json:"id"`
-	Title  string `json:"title"`
-	Class  string `json:"class,omitempty"`
-	PID    int    `json:"pid,omitempty"`
-	Active bool   `json:"active"`
+	ID    uint32 `json:"id"`
+	Title string `json:"title"`
+	Class string `json:"class,omitempty"`
+	// Instance is the instance part of the window's WM_CLASS (Class is
+	// its class part).
+	Instance string `json:"instance,omitempty"`
+	PID      int    `json:"pid,omitempty"`
+	Active   bool   `json:"active"`
 	// Bounds is the window's client area (without the window manager's
 	// frame) in screen pixels. The list leaves it out; a single window's
 	// answer (GET .../windows/{id}) has it, with Minimized and Maximized.

@@ -330,7 +330,8 @@ func TestKubeFarmInterrupt(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			ns := kubeNamespace(t, cs)
-			cmd := evalCmd(t, "kube", ns, filepath.Join(t.TempDir(), "run"), "--parallel", "4")
+			out := filepath.Join(t.TempDir(), "run")
+			cmd := evalCmd(t, "kube", ns, out, "--parallel", "4")
 			log, done := startCmd(t, cmd)
 			eventually(t, 2*time.Minute, "two sandbox pods running", func() error {
 				pods, err := cs.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{})
@@ -360,7 +361,7 @@ func TestKubeFarmInterrupt(t *testing.T) {
 				if left := nsObjects(t, cs, ns); len(left) == 0 {
 					t.Fatal("a killed deskrun eval left nothing to reap; the test proves nothing")
 				}
-				reap := exec.Command(buildDeskrun(t), "reap", "--provider", "kube", "--owner", fmt.Sprintf("deskrun-%d", cmd.Process.Pid),
+				reap := exec.Command(buildDeskrun(t), "reap", "--provider", "kube", "--owner", runOwner(t, out),
 					"--kubeconfig", filepath.Join(os.Getenv("DESKRUN_KUBE_DIR"), "admin.kubeconfig"), "--namespace", ns)
 				if b, err := reap.CombinedOutput(); err != nil {
 					t.Fatalf("deskrun reap: %v\n%s", err, b)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/moby/moby/api/pkg/stdcopy"
@@ -168,6 +169,17 @@ func managedContainers(tb testing.TB, cli *client.Client, owner string) []string
 	return ids
 }
 
+// runOwner is the owner label deskrun eval gave the sandboxes of the
+// run in out (its sandbox-owner file).
+func runOwner(tb testing.TB, out string) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "sandbox-owner"))
+	if err != nil {
+		tb.Fatalf("the run's owner label: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
 func randomHex(tb testing.TB, n int) string {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
@@ -210,4 +222,22 @@ func buildDeskrun(tb testing.TB) string {
 		tb.Fatalf("cmd/deskrun does not build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// osworldManager is a runner manager of docker sessions whose default
+// image is the osworld image, closed when the test ends.
+func osworldManager(tb testing.TB) *runner.Manager {
+	tb.Helper()
+	cli := engine(tb, osworldImage)
+	p, _ := newProvider(tb, cli, docker.Config{})
+	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"docker": p}, DefaultImage: osworldImage, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		m.Close(ctx)
+	})
+	return m
 }

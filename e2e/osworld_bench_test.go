@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/deskrun/deskrun/server/osworld"
+	"github.com/moby/moby/client"
 )
 
 // resetTasks are OSWorld-format tasks of our own whose setups do what
@@ -70,7 +72,7 @@ func BenchmarkOSWorldReset(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(input, "notes.txt"), []byte("a line of notes\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	xlsx, err := os.ReadFile("../runner/task/testdata/metrics/table_bold.xlsx")
+	xlsx, err := os.ReadFile("../runner/task/metric/testdata/metrics/table_bold.xlsx")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,6 +85,7 @@ func BenchmarkOSWorldReset(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		tk.Dir = input // as a task file in that folder: its files are read from there only
 		b.Run(rt.name, func(b *testing.B) {
 			n := max(b.N, 10)
 			var took []time.Duration
@@ -190,4 +193,76 @@ func BenchmarkOSWorldDensity(b *testing.B) {
 			b.ReportMetric(float64(mem)/float64(held)/(1<<20), "MiB-per-sandbox")
 		}
 	}
+}
+
+// BenchmarkOSWorldIdle: memory and CPU of idle osworld sandboxes at
+// 1920x1080 (the desktop drawn, no app open), averaged over 3 started
+// together: memory as docker stats shows it, CPU as the share of one core
+// the container's cgroup used over 20 s, 30 s after the start.
+func BenchmarkOSWorldIdle(b *testing.B) {
+	cli := engine(b, osworldImage)
+	p, _ := newProvider(b, cli, docker.Config{})
+	hc := &http.Client{Timeout: 10 * time.Second}
+	for b.Loop() {
+		var insts []sandbox.Instance
+		for range 3 {
+			inst := startSandbox(b, p, sandbox.Spec{Image: osworldImage, Screen: api.Screen{Width: 1920, Height: 1080}})
+			if _, err := screenshot(b.Context(), hc, inst); err != nil {
+				b.Fatal(err)
+			}
+			insts = append(insts, inst)
+		}
+		time.Sleep(30 * time.Second)
+		const span = 20 * time.Second
+		var mem uint64
+		var cpu0, cpu1 []uint64
+		for _, inst := range insts {
+			u, err := cpuUsage(b.Context(), cli, inst.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu0 = append(cpu0, u)
+		}
+		time.Sleep(span)
+		for _, inst := range insts {
+			u, err := cpuUsage(b.Context(), cli, inst.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu1 = append(cpu1, u)
+			m, err := memoryUsage(b.Context(), cli, inst.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			mem += m
+		}
+		var cpu float64
+		for i := range insts {
+			cpu += float64(cpu1[i]-cpu0[i]) / float64(span.Nanoseconds())
+		}
+		n := float64(len(insts))
+		b.ReportMetric(float64(mem)/n/(1<<20), "MiB-per-idle-sandbox")
+		b.ReportMetric(100*cpu/n, "pct-core-per-idle-sandbox")
+		fmt.Fprintf(os.Stderr, "osworld idle (1920x1080, %d sandboxes): %.0f MiB and %.2f%% of a core each\n", len(insts), float64(mem)/n/(1<<20), 100*cpu/n)
+	}
+}
+
+// cpuUsage is the CPU time, in nanoseconds, the container has used.
+func cpuUsage(ctx context.Context, cli *client.Client, id string) (uint64, error) {
+	res, err := cli.ContainerStats(ctx, id, client.ContainerStatsOptions{Stream: false, IncludePreviousSample: false})
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	var st struct {
+		CPUStats struct {
+			CPUUsage struct {
+				TotalUsage uint64 `json:"total_usage"`
+			} `json:"cpu_usage"`
+		} `json:"cpu_stats"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		return 0, err
+	}
+	return st.CPUStats.CPUUsage.TotalUsage, nil
 }

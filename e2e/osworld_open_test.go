@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,10 +13,7 @@ import (
 	"time"
 
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/task"
-	"github.com/deskrun/deskrun/sandbox"
-	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/deskrun/deskrun/server/osworld"
 )
 
@@ -33,18 +29,8 @@ func TestOSWorldOpenSpreadsheet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the osworld image")
 	}
-	cli := engine(t, osworldImage)
-	p, _ := newProvider(t, cli, docker.Config{})
-	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"docker": p}, DefaultImage: osworldImage, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		m.Close(ctx)
-	})
-	xlsx, err := os.ReadFile("../runner/task/testdata/metrics/table_bold.xlsx")
+	m := osworldManager(t)
+	xlsx, err := os.ReadFile("../runner/task/metric/testdata/metrics/table_bold.xlsx")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +52,7 @@ func TestOSWorldOpenSpreadsheet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tk.Dir = filepath.Dir(input) // as a task file beside its input
 		start := time.Now()
 		if err := task.Setup(ctx, sess, tk, task.Options{}); err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +11,7 @@ import (
 	"time"
 
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/task"
-	"github.com/deskrun/deskrun/sandbox"
-	"github.com/deskrun/deskrun/sandbox/docker"
 )
 
 // osworldTasks are OSWorld-format tasks of our own for the osworld
@@ -110,20 +106,10 @@ const vlcRequest = `python3 -c 'import sys, urllib.request as u; u.urlopen(u.Req
 // graded unsolved (score 0), solved by its script or key chord, and
 // graded again (score 1).
 func TestOSWorldTasks(t *testing.T) {
-	cli := engine(t, osworldImage)
-	p, _ := newProvider(t, cli, docker.Config{})
-	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"docker": p}, DefaultImage: osworldImage, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		m.Close(ctx)
-	})
+	m := osworldManager(t)
 	input := t.TempDir()
 	for _, name := range []string{"doc_text.docx", "doc_base.docx"} {
-		b, err := os.ReadFile(filepath.Join("../runner/task/testdata/metrics", name))
+		b, err := os.ReadFile(filepath.Join("../runner/task/metric/testdata/metrics", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,6 +123,7 @@ func TestOSWorldTasks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			tk.Dir = input // as a task file in that folder: its files are read from there only
 			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 			defer cancel()
 			sess, err := m.Create(ctx, api.CreateSessionRequest{Provider: "docker", Image: osworldImage})

@@ -81,10 +81,10 @@ func TestOSWorldImage(t *testing.T) {
 		}
 		for _, tt := range []struct{ schema, key, want string }{
 			{"org.gnome.desktop.interface", "toolkit-accessibility", "true"},
-			{"org.gnome.desktop.interface", "gtk-theme", "'Adwaita'"},
-			{"org.gnome.desktop.screensaver", "lock-enabled", "true"},
+			{"org.gnome.desktop.interface", "gtk-theme", "'Yaru'"},
+			{"org.gnome.desktop.screensaver", "lock-enabled", "false"},
 			{"org.gnome.desktop.notifications", "show-banners", "true"},
-			{"org.gnome.desktop.session", "idle-delay", "uint32 300"},
+			{"org.gnome.desktop.session", "idle-delay", "uint32 0"},
 			{"org.gnome.settings-daemon.plugins.power", "sleep-inactive-ac-type", ""},
 		} {
 			out := run(t, s, bus+"gsettings get "+tt.schema+" "+tt.key)

@@ -45,7 +45,7 @@ func TestSuiteOnDocker(t *testing.T) {
 	if n < 25 {
 		t.Errorf("%d results, want the whole suite (at least 25)", n)
 	}
-	if left := managedContainers(t, cli, "deskrun-"+itoa(cmd.Process.Pid)); len(left) != 0 {
+	if left := managedContainers(t, cli, runOwner(t, out)); len(left) != 0 {
 		t.Errorf("sandboxes left by deskrun eval: %q", left)
 	}
 }

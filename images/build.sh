@@ -6,7 +6,8 @@
 #
 # IMAGE is minimal, desktop, osworld or deskrun (default: all four, in that
 # order). An image is rebuilt only when what it is built from changed: its
-# folder (Dockerfile and configuration files), the agentd binary and the
+# folder (Dockerfile and configuration files; not its README.md and
+# screenshots/), the agentd binary and the
 # pyautogui module it copies, its build arguments and the base image.
 # build.sh stages that build context and hashes it; the image built from
 # it is tagged both NAME:latest and NAME:in-HASH (16 hex digits), and a
@@ -144,7 +145,9 @@ for img in "${images[@]}"; do
 	args=()
 	case $img in
 	minimal | desktop | osworld)
-		cp -a "$here/$img/." "$ctx/"
+		# The folder but its documentation (README.md, the screenshots
+		# of screenshots/), which no image holds.
+		tar -C "$here/$img" --exclude=./screenshots --exclude='./*.md' -cf - . | tar -C "$ctx" -xf -
 		stage_agent "$ctx"
 		if [ "$img" = osworld ]; then
 			args=(--build-arg "VSCODE=$vscode")

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/local"
 )
@@ -48,7 +48,7 @@ func (p *movingAddress) Start(ctx context.Context, spec sandbox.Spec) (sandbox.I
 // 503), not that the caller's credentials are wrong (a 401), and the
 // health checks, which /healthz alone would pass, mark it unreachable.
 func TestAddressTaken(t *testing.T) {
-	lp, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), TempDir: t.TempDir(), Logger: testLogger(t)})
+	lp, err := local.NewWithConfig(local.Config{AgentdPath: agentdtest.Agentd(t), TempDir: t.TempDir(), Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

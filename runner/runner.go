@@ -54,6 +54,13 @@ type Config struct {
 	// (its lines and screenshots); past it the trajectory ends with a
 	// line saying so. Zero means 256 MiB, negative no bound.
 	TrajectoryLimit int64
+	// TrajectoryTotal bounds the bytes the trajectories of TrajectoryDir
+	// take together, those already there at start included: to make room,
+	// the trajectories of ended sessions are removed, oldest first (each
+	// removal logged); when running sessions alone fill it, the one
+	// writing is cut as at TrajectoryLimit. Zero means 4 GiB, negative no
+	// bound.
+	TrajectoryTotal int64
 	// RecordingDir receives the videos of sessions created with "record":
 	// true, <session>.webm, when they end (unless [Session.RecordTo] names
 	// another file). Empty means TrajectoryDir, or when that is empty too
@@ -106,6 +113,7 @@ type Manager struct {
 	recordings map[string]string
 	recordDir  string
 	ownDir     bool
+	trajStore  *trajStore // TrajectoryDir's total
 
 	stopWatch chan struct{} // closed by Close; ends watch
 	watchDone chan struct{}
@@ -154,6 +162,19 @@ func NewManager(cfg Config) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, log: cfg.Logger, sessions: map[string]*Session{}, recordings: map[string]string{},
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	if cfg.TrajectoryDir != "" {
+		st, err := newTrajStore(cfg.TrajectoryDir, cfg.TrajectoryTotal)
+		if err != nil {
+			return nil, fmt.Errorf("runner: %w", err)
+		}
+		if st != nil {
+			log := cfg.Logger
+			st.onRemove = func(session string, bytes int64) {
+				log.Info("trajectory removed to keep the directory within its total", "session", session, "bytes", bytes, "total", st.limit)
+			}
+		}
+		m.trajStore = st
+	}
 	m.recordDir = cmp.Or(cfg.RecordingDir, cfg.TrajectoryDir)
 	if cfg.HealthInterval > 0 {
 		go m.watch()
@@ -239,6 +260,11 @@ func invalid(format string, args ...any) error {
 	return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf(format, args...))
 }
 
+// OSWorldScreen is the screen of a session created with "osworld": true
+// and no screen: OSWorld's virtual machine runs at 1920x1080, and some of
+// its task files hard-code coordinates of that screen.
+var OSWorldScreen = api.Screen{Width: 1920, Height: 1080}
+
 // validate checks req and returns the provider name, screen and dialect
 // it asks for, defaults applied. Errors are errdefs.ErrInvalidArgument
 // naming the field.
@@ -253,6 +279,9 @@ func (m *Manager) validate(req api.CreateSessionRequest) (string, api.Screen, st
 	scr := req.Screen
 	if scr == (api.Screen{}) {
 		scr = sandbox.DefaultScreen
+		if req.OSWorld {
+			scr = OSWorldScreen
+		}
 	}
 	if scr.Width < minScreenWidth || scr.Width > maxScreenWidth {
 		return "", api.Screen{}, "", invalid("screen.width: %d out of range %d..%d", scr.Width, minScreenWidth, maxScreenWidth)
@@ -343,7 +372,7 @@ func (m *Manager) Create(ctx context.Context, req api.CreateSessionRequest) (_ *
 	}
 	s.info.Screen = got
 	if m.cfg.TrajectoryDir != "" {
-		if s.traj, err = openTrajectory(m.cfg.TrajectoryDir, id, m.cfg.TrajectoryLimit); err != nil {
+		if s.traj, err = openTrajectory(m.cfg.TrajectoryDir, id, m.cfg.TrajectoryLimit, m.trajStore); err != nil {
 			return nil, err
 		}
 	}

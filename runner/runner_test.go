@@ -21,14 +21,14 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/fake"
 	"github.com/deskrun/deskrun/sandbox/local"
 )
 
-func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(agentdtest.Main(m)) }
 
 func testLogger(t *testing.T) *slog.Logger { return slog.New(slog.NewTextHandler(t.Output(), nil)) }
 
@@ -36,7 +36,7 @@ func testLogger(t *testing.T) *slog.Logger { return slog.New(slog.NewTextHandler
 // its trajectory directory.
 func desktop(t *testing.T) (*Manager, *local.Provider, string) {
 	t.Helper()
-	p, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
+	p, err := local.NewWithConfig(local.Config{AgentdPath: agentdtest.Agentd(t), WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,11 +277,7 @@ func TestSessionLifecycle(t *testing.T) {
 	})
 
 	t.Run("clipboard", func(t *testing.T) {
-		err := s.SetClipboard(ctx, "copié")
-		if errdefs.IsNotImplemented(err) {
-			t.Skipf("agentd answers that it has no clipboard: %v", err)
-		}
-		if err != nil {
+		if err := s.SetClipboard(ctx, "copié"); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := s.Clipboard(ctx); err != nil || got != "copié" {
@@ -464,7 +460,7 @@ func TestNewManagerChecksConfig(t *testing.T) {
 // openbox when installed) until its agentd answers; the median is
 // reported as median-create-ms.
 func BenchmarkCreate(b *testing.B) {
-	p, err := local.New(testdesk.Agentd(b), "openbox")
+	p, err := local.New(agentdtest.Agentd(b), "openbox")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -498,7 +494,7 @@ func BenchmarkCreate(b *testing.B) {
 // answer unavailable at once, until the sandbox answers again. A killed
 // agentd is found the same way.
 func TestUnresponsiveSandbox(t *testing.T) {
-	p, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
+	p, err := local.NewWithConfig(local.Config{AgentdPath: agentdtest.Agentd(t), WM: "openbox", TempDir: t.TempDir(), Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,5 +555,32 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s: not within 10s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A session made as OSWorld's virtual machine and asking for no screen
+// gets OSWorld's, 1920x1080; any other gets 1280x800, and a screen asked
+// for is kept.
+func TestCreateScreenDefaults(t *testing.T) {
+	f := fake.New(fake.Config{})
+	m, err := NewManager(Config{Providers: map[string]sandbox.Provider{"fake": f}, TrajectoryDir: t.TempDir(), Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		req  api.CreateSessionRequest
+		want api.Screen
+	}{
+		{api.CreateSessionRequest{}, api.Screen{Width: 1280, Height: 800}},
+		{api.CreateSessionRequest{OSWorld: true}, api.Screen{Width: 1920, Height: 1080}},
+		{api.CreateSessionRequest{OSWorld: true, Screen: api.Screen{Width: 1024, Height: 768}}, api.Screen{Width: 1024, Height: 768}},
+	} {
+		_, got, _, err := m.validate(tc.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%+v: screen %+v, want %+v", tc.req, got, tc.want)
+		}
 	}
 }

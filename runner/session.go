@@ -559,33 +559,67 @@ type shellArgs struct {
 	Request any    `json:"request,omitempty"`
 }
 
-// Clipboard returns the text of the desktop's clipboard; an agentd
-// without clipboard support answers errdefs.ErrNotImplemented.
+// Clipboard returns the text of the desktop's clipboard ("" when nobody
+// owns it).
 func (s *Session) Clipboard(ctx context.Context) (string, error) {
-	ctx, cancel, err := s.begin(ctx, "clipboard", s.callTimeout)
-	if err != nil {
-		return "", err
-	}
-	defer cancel()
-	start := time.Now()
-	text, err := s.client.Clipboard(ctx)
-	err = s.bounded(ctx, err)
-	s.record(ctx, "clipboard", nil, map[string]string{"text": text}, err, start, nil)
-	return text, err
+	b, err := s.ReadClipboard(ctx, api.SelectionClipboard, api.ClipboardText)
+	return string(b), err
 }
 
 // SetClipboard puts text on the desktop's clipboard.
 func (s *Session) SetClipboard(ctx context.Context, text string) error {
+	return s.WriteClipboard(ctx, api.SelectionClipboard, api.ClipboardText, []byte(text))
+}
+
+// ReadClipboard returns the content of the desktop's selection as typ (see
+// agentd's client: "clipboard" or "primary", "text" or "image/png"). The
+// trajectory records text, and only the size of an image.
+func (s *Session) ReadClipboard(ctx context.Context, selection, typ string) ([]byte, error) {
+	selection, typ, err := api.CheckClipboard(selection, typ)
+	if err != nil {
+		return nil, errdefs.ErrInvalidArgument.WithMessage(err.Error())
+	}
+	ctx, cancel, err := s.begin(ctx, "clipboard", s.callTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	start := time.Now()
+	b, err := s.client.ReadClipboard(ctx, selection, typ)
+	err = s.bounded(ctx, err)
+	var result any
+	if err == nil {
+		result = clipboardRecord(typ, b)
+	}
+	s.record(ctx, "clipboard", map[string]string{"selection": selection, "type": typ}, result, err, start, nil)
+	return b, err
+}
+
+// WriteClipboard makes the desktop's selection hold data as typ.
+func (s *Session) WriteClipboard(ctx context.Context, selection, typ string, data []byte) error {
+	selection, typ, err := api.CheckClipboard(selection, typ)
+	if err != nil {
+		return errdefs.ErrInvalidArgument.WithMessage(err.Error())
+	}
 	ctx, cancel, err := s.begin(ctx, "set_clipboard", s.callTimeout)
 	if err != nil {
 		return err
 	}
 	defer cancel()
 	start := time.Now()
-	err = s.client.SetClipboard(ctx, text)
+	err = s.client.WriteClipboard(ctx, selection, typ, data)
 	err = s.bounded(ctx, err)
-	s.record(ctx, "set_clipboard", map[string]string{"text": text}, nil, err, start, nil)
+	args := clipboardRecord(typ, data)
+	args["selection"] = selection
+	s.record(ctx, "set_clipboard", args, nil, err, start, nil)
 	return err
+}
+
+func clipboardRecord(typ string, b []byte) map[string]any {
+	if typ == api.ClipboardText {
+		return map[string]any{"type": typ, "text": string(b)}
+	}
+	return map[string]any{"type": typ, "bytes": len(b)}
 }
 
 // toolKey marks the context of the desktop calls a tool call makes, so

@@ -49,6 +49,7 @@ type TrajectoryLine struct {
 type trajectory struct {
 	dir     string // the trajectory directory
 	session string
+	store   *trajStore // the directory's total; nil: no bound
 
 	mu       sync.Mutex
 	f        *os.File // nil once closed
@@ -64,7 +65,7 @@ type trajectory struct {
 // Config.TrajectoryLimit is zero.
 const DefaultTrajectoryLimit = 256 << 20
 
-func openTrajectory(dir, session string, limit int64) (*trajectory, error) {
+func openTrajectory(dir, session string, limit int64, store *trajStore) (*trajectory, error) {
 	f, err := os.OpenFile(filepath.Join(dir, session+".jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open trajectory: %w", err)
@@ -72,18 +73,23 @@ func openTrajectory(dir, session string, limit int64) (*trajectory, error) {
 	if limit == 0 {
 		limit = DefaultTrajectoryLimit
 	}
-	return &trajectory{dir: dir, session: session, f: f, limit: limit}, nil
+	return &trajectory{dir: dir, session: session, f: f, limit: limit, store: store}, nil
 }
 
-// cut ends the trajectory with a line saying it reached its limit.
-// Called with t.mu held.
-func (t *trajectory) cut(start time.Time) {
+// cut ends the trajectory with a line saying it reached its limit, or
+// the directory's total when total is set. Called with t.mu held.
+func (t *trajectory) cut(start time.Time, total bool) {
 	t.n++
-	b, _ := json.Marshal(TrajectoryLine{N: t.n, Time: start.UTC(), Call: "trajectory_cut",
-		Error: fmt.Sprintf("trajectory cut at %d bytes, its limit (deskrun serve --trajectory-limit): later calls of the session are not recorded", t.limit)})
+	msg := fmt.Sprintf("trajectory cut at %d bytes, its limit (deskrun serve --trajectory-limit): later calls of the session are not recorded", t.limit)
+	if total {
+		msg = fmt.Sprintf("trajectory cut at %d bytes: the trajectories of the sessions running fill the directory's total (deskrun serve --trajectory-total, %d bytes); later calls of the session are not recorded", t.used, t.store.limit)
+	}
+	b, _ := json.Marshal(TrajectoryLine{N: t.n, Time: start.UTC(), Call: "trajectory_cut", Error: msg})
 	_, _ = t.f.Write(append(b, '\n'))
+	t.used += int64(len(b)) + 1
 	t.f.Close()
 	t.f = nil
+	t.store.end(t.session, t.used)
 }
 
 // image is a picture a call returned.
@@ -121,7 +127,12 @@ func (t *trajectory) append(call, within string, args, result any, err error, st
 		fresh := t.lastRef == "" || !bytes.Equal(t.lastData, img.data) // else saveImage refers to the last one
 		if fresh && t.limit >= 0 && t.used+int64(len(img.data)) > t.limit {
 			t.n--
-			t.cut(start)
+			t.cut(start, false)
+			return
+		}
+		if fresh && !t.store.reserve(int64(len(img.data))) {
+			t.n--
+			t.cut(start, true)
 			return
 		}
 		if line.Screenshot = t.saveImage(img); fresh && line.Screenshot != "" {
@@ -134,7 +145,12 @@ func (t *trajectory) append(call, within string, args, result any, err error, st
 	}
 	if t.limit >= 0 && t.used+int64(len(b))+1 > t.limit {
 		t.n--
-		t.cut(start)
+		t.cut(start, false)
+		return
+	}
+	if !t.store.reserve(int64(len(b)) + 1) {
+		t.n--
+		t.cut(start, true)
 		return
 	}
 	t.used += int64(len(b)) + 1
@@ -195,6 +211,7 @@ func (t *trajectory) close() {
 	if t.f != nil {
 		_ = t.f.Close()
 		t.f = nil
+		t.store.end(t.session, t.used)
 	}
 	t.lastData = nil
 }

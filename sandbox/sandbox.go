@@ -136,3 +136,11 @@ const (
 	// LabelSession is the session id.
 	LabelSession = "dev.deskrun.session"
 )
+
+// SoleDesktopEnv is the environment variable by which a provider tells
+// agentd, with "1", that every process of the sandbox's host is on
+// agentd's desktop (a container or a Pod): agentd then takes a browser
+// started with --remote-debugging-port for the desktop's even where the
+// browser's environment no longer says its display (Chromium writes its
+// process title over it).
+const SoleDesktopEnv = "AGENTD_SOLE_DESKTOP"

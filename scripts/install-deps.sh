@@ -9,6 +9,8 @@ pkgs=(
 	openbox
 	xterm
 	xdotool
+	xclip
+	xsel
 	scrot
 	imagemagick
 	x11-xserver-utils
@@ -28,6 +30,10 @@ pkgs=(
 	gir1.2-gtk-3.0
 	ffmpeg
 	tesseract-ocr
+	# the live view's tests drive real viewers: noVNC (in Chromium) and
+	# TigerVNC's vncviewer
+	novnc
+	tigervnc-viewer
 	# make e2e-kube: the test cluster's etcd, containerd, runc and CNI plugins,
 	# and what scripts/kube/up.sh and down.sh call
 	etcd-server

@@ -104,7 +104,8 @@ func ticketRoute(c echo.Context) (scope string, consume bool, cookiePath string,
 		return "session/" + id, false, "", true
 	case "/v1/sessions/:id/recording":
 		return "session/" + id, true, "/v1/sessions/" + url.PathEscape(id) + "/recording", true
-	case "/v1/runs/:id/report", "/v1/runs/:id/results", "/v1/runs/:id/:task/:file":
+	case "/v1/runs/:id/report", "/v1/runs/:id/results", "/v1/runs/:id/:task/:file",
+		"/v1/runs/:id/watch", "/v1/runs/:id/live", "/v1/runs/:id/live/:task/screen", "/v1/runs/:id/live/:task/view":
 		return "run/" + id, true, "/v1/runs/" + url.PathEscape(id) + "/", true
 	}
 	return "", false, "", false

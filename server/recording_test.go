@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/client"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/farm"
 	"github.com/deskrun/deskrun/sandbox"
@@ -63,7 +63,7 @@ func get(t *testing.T, url string, h http.Header, cookies ...*http.Cookie) answe
 // chromiumBinary is the headless browser; missing, it fails the test.
 func chromiumBinary(t *testing.T) string {
 	t.Helper()
-	testdesk.NeedProgram(t, "chromium")
+	agentdtest.NeedProgram(t, "chromium")
 	return "chromium"
 }
 
@@ -106,9 +106,9 @@ func alive(pid int) bool {
 // life, with several frames, whose last frame shows the green; the
 // trajectory places each call in it; no ffmpeg is left.
 func TestRecordedSession(t *testing.T) {
-	testdesk.NeedX(t, "openbox", "xsetroot", "xterm")
-	testdesk.NeedProgram(t, "ffmpeg")
-	p, err := local.New(testdesk.Agentd(t), "openbox")
+	agentdtest.NeedX(t, "openbox", "xsetroot", "xterm")
+	agentdtest.NeedProgram(t, "ffmpeg")
+	p, err := local.New(agentdtest.Agentd(t), "openbox")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestRecordedSession(t *testing.T) {
 	if r.status != http.StatusPartialContent || len(r.body) != 100 || string(r.body) != string(a.body[:100]) {
 		t.Errorf("a range with the pass cookie: %d, %d bytes", r.status, len(r.body))
 	}
-	v := testdesk.Probe(t, file)
+	v := agentdtest.Probe(t, file)
 	t.Logf("%+v, %d bytes, session lived %.2fs", v, len(a.body), lived)
 	if v.Codec != "vp8" || !strings.Contains(v.Format, "webm") || v.Width != 1280 || v.Height != 800 {
 		t.Errorf("video %+v, want vp8 in webm, 1280x800", v)
@@ -232,7 +232,7 @@ func TestRecordedSession(t *testing.T) {
 	if v.Duration < lived-2 || v.Duration > lived+1 {
 		t.Errorf("duration %.2fs, the session lived %.2fs", v.Duration, lived)
 	}
-	if r, g, b, _ := testdesk.LastFrame(t, file).At(1000, 700).RGBA(); r>>8 > 40 || g>>8 < 160 || b>>8 > 40 {
+	if r, g, b, _ := agentdtest.LastFrame(t, file).At(1000, 700).RGBA(); r>>8 > 40 || g>>8 < 160 || b>>8 > 40 {
 		t.Errorf("pixel (1000,700) of the last frame is %d,%d,%d, want the desktop's green #00c000", r>>8, g>>8, b>>8)
 	}
 
@@ -282,7 +282,7 @@ func TestRecordedSession(t *testing.T) {
 		t.Fatal("no exec line of the xsetroot")
 	}
 	isGreen := func(sec float64) bool {
-		r, g, b, _ := testdesk.FrameAt(t, file, sec).At(1000, 700).RGBA()
+		r, g, b, _ := agentdtest.FrameAt(t, file, sec).At(1000, 700).RGBA()
 		return r>>8 < 40 && g>>8 > 160 && b>>8 < 40
 	}
 	before := float64(*green.VideoMS) / 1000
@@ -301,7 +301,7 @@ func TestRecordedSession(t *testing.T) {
 // its video (the ticket's cookie lets them in); the ticket is spent once,
 // expired or unknown ones and none are refused.
 func TestRecordedRun(t *testing.T) {
-	testdesk.NeedProgram(t, "ffmpeg")
+	agentdtest.NeedProgram(t, "ffmpeg")
 	s := newRunServer(t)
 	body := fmt.Sprintf(`{"tasks":%q,"agent":"replay","max_steps":10,"timeout_ms":120000,"retries":0,"provider":"local","record":true,"only":["files-copy-notes"]}`, shippedTasks(t, "files"))
 	a := call(t, s.url, "POST", "/v1/runs", s.token, body)
@@ -318,7 +318,7 @@ func TestRecordedRun(t *testing.T) {
 		t.Fatalf("run %+v", run)
 	}
 	file := filepath.Join(run.Out, "files-copy-notes", farm.RecordingFile)
-	v := testdesk.Probe(t, file)
+	v := agentdtest.Probe(t, file)
 	if v.Codec != "vp8" || v.Frames < 2 || v.Duration <= 0 {
 		t.Errorf("the task's video: %+v", v)
 	}

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/client"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/farm"
 	"github.com/deskrun/deskrun/sandbox"
@@ -62,7 +62,7 @@ func newRunServer(t *testing.T) *runServer {
 	}
 	home := t.TempDir()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	p, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: home})
+	p, err := local.NewWithConfig(local.Config{AgentdPath: agentdtest.Agentd(t), WM: "openbox", TempDir: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,6 +386,10 @@ func TestRunsRequests(t *testing.T) {
 		{`{"tasks":"` + tasks + `","max_steps":-1}`, "max_steps: must be between 1 and 1000"},
 		{`{"tasks":"` + tasks + `","timeout_ms":5}`, "timeout_ms: must be between 1000 and 86400000"},
 		{`{"tasks":"` + tasks + `","retries":11}`, "retries: must be between 0 and 10"},
+		{`{"tasks":"` + tasks + `","trials":0}`, "trials: 0 is below the minimum 1"},
+		{`{"tasks":"` + tasks + `","parallel":0}`, "parallel: 0 is below the minimum 1"},
+		{`{"tasks":"` + tasks + `","max_steps":0}`, "max_steps: 0 is below the minimum 1"},
+		{`{"tasks":"` + tasks + `","timeout_ms":0}`, "timeout_ms: 0 is below the minimum 1000"},
 		{`{"tasks":"` + tasks + `","provider":"docker"}`, `provider: unknown provider "docker"`},
 		{`{"tasks":"` + tasks + `","screen":{"width":100000,"height":800}}`, "screen.width: 100000 out of range"},
 		{`{"tasks":"` + tasks + `","only":["nothing-*"]}`, `only: "nothing-*" matches none of the 10 tasks`},
@@ -595,7 +599,7 @@ func TestRunsDownloadOptions(t *testing.T) {
 		{`{"tasks":"` + tasks + `","cache":"/nonexistent/cache"}`, "cache: stat /nonexistent/cache: no such file or directory"},
 		{`{"tasks":"` + tasks + `","cache":"` + file + `"}`, "cache: " + file + " is not a folder"},
 		{`{"tasks":"` + tasks + `","cache":7}`, "cache: want"},
-		{`{"tasks":"` + tasks + `","url_map":"/nonexistent/map.json"}`, "url_map: read URL map: open /nonexistent/map.json: no such file or directory"},
+		{`{"tasks":"` + tasks + `","url_map":"/nonexistent/map.json"}`, "url_map: read URL map: /nonexistent/map.json: no such file"},
 		{`{"tasks":"` + tasks + `","url_map":"` + badMap + `"}`, "url_map: read URL map " + badMap + ": want an object of URL to file path"},
 		{`{"tasks":"` + tasks + `","offline":"yes"}`, "offline: want"},
 	} {

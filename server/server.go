@@ -60,6 +60,8 @@ type Runs interface {
 	Report(id string) ([]byte, error)
 	// TaskFile is a file of a task's folder of the run.
 	TaskFile(id, dir, name string) ([]byte, error)
+	// Live is the run and the tasks it runs now.
+	Live(id string) (api.RunLive, error)
 }
 
 // Metrics counts the requests and serves the metrics at GET /metrics;
@@ -146,6 +148,8 @@ func newEcho(cfg Config) *echo.Echo {
 	v1.POST("/sessions/:id/kill", s.kill)
 	v1.GET("/sessions/:id/files", s.readFile)
 	v1.PUT("/sessions/:id/files", s.writeFile)
+	v1.GET("/sessions/:id/clipboard", s.readClipboard)
+	v1.PUT("/sessions/:id/clipboard", s.writeClipboard)
 	v1.GET("/sessions/:id/windows", s.windows)
 	v1.POST("/sessions/:id/windows/:wid/activate", s.activateWindow)
 	v1.POST("/sessions/:id/windows/:wid/close", s.closeWindow)
@@ -168,6 +172,10 @@ func newEcho(cfg Config) *echo.Echo {
 		v1.GET("/runs/:id/results", s.runResults)
 		v1.GET("/runs/:id/report", s.runReport)
 		v1.POST("/runs/:id/tickets", s.createRunTicket)
+		v1.GET("/runs/:id/watch", s.runWatch)
+		v1.GET("/runs/:id/live", s.runLive)
+		v1.GET("/runs/:id/live/:task/screen", s.runLiveScreen)
+		v1.GET("/runs/:id/live/:task/view", s.runLiveView)
 		v1.GET("/runs/:id/:task/:file", s.runTaskFile)
 	}
 	if cfg.Metrics != nil {

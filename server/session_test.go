@@ -20,15 +20,15 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/client"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/local"
 )
 
-func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(agentdtest.Main(m)) }
 
 const testToken = "s3cret"
 
@@ -36,8 +36,8 @@ const testToken = "s3cret"
 // running the agentd TestMain built, openbox as window manager.
 func localServer(t *testing.T) (*client.Client, string) {
 	t.Helper()
-	testdesk.NeedX(t, "openbox", "xdotool", "xsetroot", "xterm")
-	p, err := local.New(testdesk.Agentd(t), "openbox")
+	agentdtest.NeedX(t, "openbox", "xdotool", "xsetroot", "xterm")
+	p, err := local.New(agentdtest.Agentd(t), "openbox")
 	if err != nil {
 		t.Fatal(err)
 	}

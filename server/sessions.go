@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -217,6 +218,65 @@ func (s *server) writeFile(c echo.Context) error {
 		return err
 	}
 	if err := sess.WriteFile(c.Request().Context(), p, b); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// clipboardParams reads the selection and type of a clipboard call; a
+// PUT's Content-Type image/png stands for type=image/png.
+func clipboardParams(c echo.Context) (selection, typ string, err error) {
+	typ = c.QueryParam("type")
+	if c.Request().Method == http.MethodPut && typ == "" {
+		if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt == api.ClipboardPNG {
+			typ = api.ClipboardPNG
+		}
+	}
+	selection, typ, err = api.CheckClipboard(c.QueryParam("selection"), typ)
+	if err != nil {
+		return "", "", errdefs.ErrInvalidArgument.WithMessage(err.Error())
+	}
+	return selection, typ, nil
+}
+
+func (s *server) readClipboard(c echo.Context) error {
+	sess, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	sel, typ, err := clipboardParams(c)
+	if err != nil {
+		return err
+	}
+	b, err := sess.ReadClipboard(c.Request().Context(), sel, typ)
+	if err != nil {
+		return err
+	}
+	ct := "text/plain; charset=utf-8"
+	if typ == api.ClipboardPNG {
+		ct = api.ClipboardPNG
+	}
+	return c.Blob(http.StatusOK, ct, b)
+}
+
+func (s *server) writeClipboard(c echo.Context) error {
+	sess, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	sel, typ, err := clipboardParams(c)
+	if err != nil {
+		return err
+	}
+	limit := int64(api.MaxClipboardText)
+	if typ == api.ClipboardPNG {
+		limit = api.MaxClipboardImage
+	}
+	b, err := httpserve.ReadBody(c, limit)
+	if err != nil {
+		return err
+	}
+	if err := sess.WriteClipboard(c.Request().Context(), sel, typ, b); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -36,7 +36,13 @@ type Conn struct {
 	capMu sync.Mutex // capture buffers
 	shm   *shmSeg    // nil when MIT-SHM is unavailable
 
-	dmg damageState // screen changes, for WaitIdle
+	dmg   damageState // screen changes, for WaitIdle
+	cur   cursorState // XFixes, for CursorImage
+	saver idleState   // MIT-SCREEN-SAVER, for SinceInput
+
+	display string
+	selMu   sync.Mutex
+	sel     *selections // made on the first clipboard call
 }
 
 // quietXGB silences xgb's own logging (a missing ~/.Xauthority, a closed
@@ -67,7 +73,7 @@ func Dial(display string) (*Conn, error) {
 		x.Close()
 		return nil, fmt.Errorf("x11: input connection: %w", err)
 	}
-	c := &Conn{x: x, in: in, btns: map[byte]bool{}, close: make(chan struct{})}
+	c := &Conn{x: x, in: in, btns: map[byte]bool{}, close: make(chan struct{}), display: display}
 	if err := c.setup(); err != nil {
 		x.Close()
 		in.Close()
@@ -150,6 +156,11 @@ func (c *Conn) Close() error {
 		c.shm = nil
 	}
 	c.capMu.Unlock()
+	c.selMu.Lock()
+	if c.sel != nil {
+		c.sel.close()
+	}
+	c.selMu.Unlock()
 	c.x.Close()
 	c.in.Close()
 	return err

@@ -52,7 +52,20 @@ const restoreAfter = 5 * time.Second
 // rebound to another keysym when no spare keycode is left (text with more
 // distinct unmapped characters than the map has spare keycodes, about 19
 // on Xvfb's default map).
-const reuseAfter = 300 * time.Millisecond
+//
+// A client translates a key event's keycode when it processes the event,
+// with the map as the server holds it then (Xlib's XKEYBOARD support even
+// marks its copy stale when it reads the change's notification from its
+// socket, ahead of the key events still queued before it). A keycode
+// rebound while a client runs behind therefore types the new keysym for
+// the old events: with 300 ms, a terminal in each of 8 sandboxes typing
+// ten lines of Greek, Cyrillic and CJK on a loaded 2-core machine got 76
+// to 77 of 80 lines exactly, each wrong line holding characters of the
+// next line. One second covers such a lag (80 of 80 in every run); a
+// client more than a second behind still can be wrong, and text with
+// many distinct characters types slower (a rebind waits for its keycode's
+// last use to be a second old).
+const reuseAfter = time.Second
 
 func loadKeymap(x *xgb.Conn, min, max xproto.Keycode) (*keymap, error) {
 	km := &keymap{min: min, max: max, bound: map[keysym.Sym]*binding{}, owned: map[xproto.Keycode]bool{}}

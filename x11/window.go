@@ -11,11 +11,15 @@ import (
 
 // Window is a top-level window.
 type Window struct {
-	ID     uint32
-	Title  string
-	Class  string
-	PID    int
-	Active bool
+	ID    uint32
+	Title string
+	Class string // WM_CLASS's class ("Gnome-terminal")
+	// Instance is WM_CLASS's instance ("gnome-terminal-server"):
+	// wmctrl -x, and so OSWorld's by-class window steps, match the
+	// two as "instance.class".
+	Instance string
+	PID      int
+	Active   bool
 }
 
 // Windows lists the top-level windows the window manager manages
@@ -34,6 +38,9 @@ func (c *Conn) Windows() ([]Window, error) {
 		if v, err := c.prop(id, xproto.AtomWmClass, xproto.AtomString, 256); err == nil && len(v.Value) > 0 {
 			parts := strings.Split(strings.TrimRight(string(v.Value), "\x00"), "\x00")
 			w.Class = parts[len(parts)-1]
+			if len(parts) > 1 {
+				w.Instance = parts[0]
+			}
 		}
 		if v, err := c.prop(id, c.atoms["_NET_WM_PID"], xproto.AtomCardinal, 1); err == nil && len(v.Value) >= 4 {
 			w.PID = int(xgbUint32(v.Value))

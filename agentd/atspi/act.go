@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deskrun/deskrun/internal/pick"
 	"github.com/godbus/dbus/v5"
 )
 
@@ -120,29 +121,40 @@ func (c *Client) selectOption(ctx context.Context, n *Node, label string) error 
 	defer cancel()
 	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency)}
 	full := w.node(n.Ref, MaxDepth-6, "")
-	var found, parent *Node
-	var idx, optIdx int
+	// the options in order, with their parents and indexes there; the
+	// one meant is chosen as a person would (package pick)
+	type option struct {
+		node, parent *Node
+		idx          int
+	}
+	var opts []option
+	var cands []pick.Candidate
 	var options []string
-	var walk func(p, x *Node)
-	walk = func(p, x *Node) {
+	var walk func(x *Node)
+	walk = func(x *Node) {
 		for i, k := range x.Children {
 			if k.Role == "menu item" || k.Role == "list item" || k.Role == "option" || k.Role == "check menu item" || k.Role == "radio menu item" || k.Role == "page tab" || k.Role == "table cell" {
 				name := k.Name
 				if name == "" {
 					name = k.Text
 				}
-				if found == nil && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(label)) {
-					found, parent, idx, optIdx = k, x, i, len(options)
-				}
+				opts = append(opts, option{k, x, i})
+				cands = append(cands, pick.Candidate{Name: name, Role: k.Role, Actions: k.ActionNames(), States: k.States})
 				options = append(options, name)
 			}
-			walk(x, k)
+			walk(k)
 		}
 	}
-	walk(nil, full)
-	if found == nil {
+	walk(full)
+	r := pick.Choose(label, pick.Select, cands)
+	if len(r.Tied) > 0 {
+		return fmt.Errorf("element %s (%s %q) has several options matching %q (%s match): %s; give the whole label", n.ID, n.Role, n.Name, label, r.Match,
+			pick.Describe(len(r.Tied), func(i int) string { return strconv.Quote(options[r.Tied[i]]) }))
+	}
+	if r.Index < 0 {
 		return fmt.Errorf("element %s (%s %q) has no option %q (options: %s)", n.ID, n.Role, n.Name, label, strings.Join(options, ", "))
 	}
+	found, parent, idx, optIdx := opts[r.Index].node, opts[r.Index].parent, opts[r.Index].idx, r.Index
 	// a combo box selects its options itself (GTK: the active item)
 	if parent != full && full.Selection && (full.Role == "combo box") {
 		var ok bool
@@ -170,7 +182,8 @@ type Query struct {
 	ID   string
 }
 
-// Find returns the nodes of d matching q, interactable ones first.
+// Find returns the nodes of d matching q, interactable ones first, each
+// group ordered as [pick] chooses.
 func (d *Desktop) Find(q Query, screenW, screenH int) []*Node {
 	name := strings.ToLower(strings.TrimSpace(q.Name))
 	role := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(q.Role), "-", " "))
@@ -194,16 +207,14 @@ func (d *Desktop) Find(q Query, screenW, screenH int) []*Node {
 	for _, a := range d.Apps {
 		walk(a)
 	}
-	// exact names before partial ones
+	// as a person would: exact names before prefixes before the rest,
+	// then what can be clicked before what only shows the words
 	if name != "" {
-		exact := func(n *Node) int {
-			if strings.ToLower(strings.TrimSpace(n.Name)) == name {
-				return 0
-			}
-			return 1
+		rank := func(n *Node) int {
+			return int(pick.MatchName(n.Name, name))*3 + pick.Fitness(pick.Candidate{Name: n.Name, Role: n.Role, Actions: n.ActionNames(), States: n.States}, pick.Click)
 		}
-		slices.SortStableFunc(hit, func(a, b *Node) int { return exact(a) - exact(b) })
-		slices.SortStableFunc(rest, func(a, b *Node) int { return exact(a) - exact(b) })
+		slices.SortStableFunc(hit, func(a, b *Node) int { return rank(a) - rank(b) })
+		slices.SortStableFunc(rest, func(a, b *Node) int { return rank(a) - rank(b) })
 	}
 	return append(hit, rest...)
 }

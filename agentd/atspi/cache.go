@@ -212,6 +212,10 @@ func (b *cacheBuild) node(r Ref, depth int, flag string) *Node {
 	if flag == "" && n.Role == "document spreadsheet" {
 		flag = "calc"
 	}
+	if b.w.stub && n.Role == "document web" {
+		n.Stub = true
+		return n
+	}
 	if depth >= MaxDepth || b.w.dead() {
 		return n
 	}

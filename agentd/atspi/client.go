@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,8 +70,10 @@ type Client struct {
 	hung  map[string]time.Time         // applications that timed out, and when
 	roles map[string]map[uint32]string // role names by role number, by application
 	peers map[string]*dbus.Conn        // peer-to-peer connections by application (nil: none)
+	// recs are the reads of trees with stubs under way, by application
+	// bus name: the events that come while one reads (see app).
+	recs map[string][]*recorder
 
-	sigs chan *dbus.Signal
 	done chan struct{}
 
 	fromCache, walked atomic.Int64 // trees read each way
@@ -84,6 +87,49 @@ type appEntry struct {
 	node   *Node
 	at     time.Time
 	detail Detail
+	// A tree read with stubs (a browser's own views around its pages,
+	// which the caller reads elsewhere) is kept while none of its objects
+	// sends an event and its windows stay where they were: objs are its
+	// objects' paths, frames its windows' boxes before it was read.
+	objs   map[string]bool
+	frames []frameBox
+	// names and states are changes events told of (a tab's name that
+	// Chromium rewrites with the page's memory use, a button's focus),
+	// by object path: applied to a copy of the tree when it is next used.
+	names  map[string]string
+	states map[string]map[string]bool
+}
+
+// patched returns a copy of the entry's tree with the changes events
+// told of, or the tree itself when there are none.
+func (e *appEntry) patched() *Node {
+	if len(e.names) == 0 && len(e.states) == 0 {
+		return e.node
+	}
+	var cp func(n *Node) *Node
+	cp = func(n *Node) *Node {
+		m := *n
+		if name, ok := e.names[n.Ref.Path]; ok {
+			m.Name = name
+		}
+		if ch := e.states[n.Ref.Path]; ch != nil {
+			m.States = slices.DeleteFunc(slices.Clone(n.States), func(s string) bool { _, ok := ch[s]; return ok })
+			for s, on := range ch {
+				if on {
+					m.States = append(m.States, s)
+				}
+			}
+			SortStates(m.States)
+		}
+		if n.Children != nil {
+			m.Children = make([]*Node, len(n.Children))
+			for i, k := range n.Children {
+				m.Children[i] = cp(k)
+			}
+		}
+		return &m
+	}
+	return cp(e.node)
 }
 
 // BusAddress finds the accessibility bus: the answer of org.a11y.Bus on
@@ -120,8 +166,13 @@ func Dial(ctx context.Context, opt Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	// no WithContext: it would close the connection when ctx ends
-	conn, err := dbus.Connect(addr)
+	c := &Client{cache: map[string]*appEntry{}, hung: map[string]time.Time{}, roles: map[string]map[uint32]string{}, peers: map[string]*dbus.Conn{},
+		recs: map[string][]*recorder{}, done: make(chan struct{})}
+	// no WithContext: it would close the connection when ctx ends. Events
+	// are handled as they are read, before any answer that came after
+	// them: a call answered is proof that the events sent before it have
+	// been seen.
+	conn, err := dbus.Connect(addr, dbus.WithSignalHandler(eventHandler{c}))
 	if err != nil {
 		return nil, fmt.Errorf("atspi: connect to %s: %w", addr, err)
 	}
@@ -137,47 +188,197 @@ func Dial(ctx context.Context, opt Options) (*Client, error) {
 	if opt.CacheTTL <= 0 {
 		opt.CacheTTL = DefaultCacheTTL
 	}
-	c := &Client{conn: conn, opt: opt, cache: map[string]*appEntry{}, hung: map[string]time.Time{}, roles: map[string]map[uint32]string{}, peers: map[string]*dbus.Conn{},
-		sigs: make(chan *dbus.Signal, 256), done: make(chan struct{})}
+	c.conn, c.opt = conn, opt
 	c.subscribe(ctx)
 	return c, nil
 }
 
-// events whose arrival from an application drops its cached tree.
+// events that change a cached tree.
 var cacheEvents = []string{"object:children-changed", "object:state-changed", "object:property-change",
 	"object:text-changed", "object:value-changed", "object:bounds-changed", "object:visible-data-changed",
 	"window:create", "window:destroy", "window:minimize", "window:maximize", "window:restore", "window:activate", "window:deactivate"}
 
+const (
+	evObject = "org.a11y.atspi.Event.Object"
+	evWindow = "org.a11y.atspi.Event.Window"
+	evFocus  = "org.a11y.atspi.Event.Focus"
+)
+
+// subscribe asks the registry to have applications send cacheEvents
+// (at-spi2's bridges send only the events some client registered) and
+// receives them.
 func (c *Client) subscribe(ctx context.Context) {
-	for _, iface := range []string{"org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window", "org.a11y.atspi.Event.Focus"} {
+	for _, iface := range []string{evObject, evWindow, evFocus} {
 		_ = c.conn.AddMatchSignalContext(ctx, dbus.WithMatchInterface(iface))
 	}
 	reg := c.conn.Object(registryName, "/org/a11y/atspi/registry")
 	for _, ev := range cacheEvents {
 		cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
-		_ = reg.CallWithContext(cctx, "org.a11y.atspi.Registry.RegisterEvent", 0, ev).Err
+		// at-spi2-core 2.46's signature (event, properties, application),
+		// then the older one
+		if reg.CallWithContext(cctx, "org.a11y.atspi.Registry.RegisterEvent", 0, ev, []string{}, "").Err != nil {
+			_ = reg.CallWithContext(cctx, "org.a11y.atspi.Registry.RegisterEvent", 0, ev).Err
+		}
 		cancel()
 	}
-	c.conn.Signal(c.sigs)
-	go func() {
-		for {
-			select {
-			case s, ok := <-c.sigs:
-				if !ok {
-					return
-				}
-				c.invalidate(s.Sender)
-			case <-c.done:
-				return
-			}
-		}
-	}()
 }
 
-func (c *Client) invalidate(sender string) {
+// eventHandler takes the connection's signals as they are read.
+type eventHandler struct{ c *Client }
+
+func (h eventHandler) DeliverSignal(iface, member string, s *dbus.Signal) {
+	if iface == evObject || iface == evWindow || iface == evFocus {
+		h.c.event(iface, member, s.Sender, string(s.Path), s.Body)
+	}
+}
+
+// event drops what an application's event makes stale: its whole tree;
+// its tree with stubs when the event came from one of that tree's
+// objects or was about a window (events from inside the stubs, a page's
+// content, leave it), unless it is a new name or a state that the tree
+// can take as it is (patch).
+func (c *Client) event(iface, member, sender, path string, body []any) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	delete(c.cache, sender)
+	if e := c.cache[sender+" stub"]; e != nil && (iface == evWindow || e.objs[path]) {
+		if iface != evObject || !e.patch(member, path, body) {
+			delete(c.cache, sender+" stub")
+		}
+	}
+	for _, r := range c.recs[sender] {
+		r.note(iface, path)
+	}
+}
+
+// patch notes a change that event body tells in full (AT-SPI's events
+// are (kind, detail1, detail2, data, properties)): a new name, or a state
+// other than those that decide what else is read of the object.
+func (e *appEntry) patch(member, path string, body []any) bool {
+	if len(body) < 4 {
+		return false
+	}
+	kind, _ := body[0].(string)
+	switch member {
+	case "PropertyChange":
+		v, ok := body[3].(dbus.Variant)
+		name, isStr := v.Value().(string)
+		if kind != "accessible-name" || !ok || !isStr {
+			return false
+		}
+		if e.names == nil {
+			e.names = map[string]string{}
+		}
+		e.names[path] = name
+		return true
+	case "StateChanged":
+		on, ok := body[1].(int32)
+		// showing, visible and defunct decide whether the box is read
+		if !ok || !slices.Contains(stateNames, kind) || kind == "showing" || kind == "visible" || kind == "defunct" {
+			return false
+		}
+		if e.states == nil {
+			e.states = map[string]map[string]bool{}
+		}
+		if e.states[path] == nil {
+			e.states[path] = map[string]bool{}
+		}
+		e.states[path][kind] = on != 0
+		return true
+	}
+	return false
+}
+
+// recorder keeps the events of one application while its tree is read.
+type recorder struct {
+	window bool            // a window event came
+	paths  map[string]bool // the objects that sent the others
+	over   bool            // more came than it keeps
+}
+
+const maxRecorded = 100000
+
+func (r *recorder) note(iface, path string) {
+	if iface == evWindow {
+		r.window = true
+		return
+	}
+	if len(r.paths) >= maxRecorded {
+		r.over = true
+		return
+	}
+	r.paths[path] = true
+}
+
+// record starts keeping bus's events; stop ends it and says whether any
+// came from objs (or could have).
+func (c *Client) record(bus string) *recorder {
+	r := &recorder{paths: map[string]bool{}}
+	c.mu.Lock()
+	c.recs[bus] = append(c.recs[bus], r)
 	c.mu.Unlock()
+	return r
+}
+
+func (c *Client) stop(bus string, r *recorder, objs map[string]bool) (touched bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.recs[bus] = slices.DeleteFunc(c.recs[bus], func(x *recorder) bool { return x == r })
+	if len(c.recs[bus]) == 0 {
+		delete(c.recs, bus)
+	}
+	if r.window || r.over {
+		return true
+	}
+	for p := range r.paths {
+		if objs[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// frameBox is one window of an application and its box on the screen.
+type frameBox struct {
+	path string
+	box  struct{ X, Y, W, H int32 }
+}
+
+// frames reads the application's windows and their boxes over the bus
+// (not a peer-to-peer connection: the answers then come after any event
+// the application sent before them).
+func (c *Client) frames(ctx context.Context, app Ref) ([]frameBox, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.opt.CallTimeout)
+	defer cancel()
+	var kids []objRef
+	if err := c.conn.Object(app.Bus, dbus.ObjectPath(app.Path)).CallWithContext(cctx, ifAccessible+".GetChildren", 0).Store(&kids); err != nil {
+		return nil, err
+	}
+	calls := make([]*dbus.Call, len(kids))
+	for i, k := range kids {
+		calls[i] = c.conn.Object(app.Bus, k.Path).GoWithContext(cctx, ifComponent+".GetExtents", 0, make(chan *dbus.Call, 1), uint32(0))
+	}
+	out := make([]frameBox, len(kids))
+	for i, call := range calls {
+		<-call.Done
+		out[i].path = string(kids[i].Path)
+		if err := call.Store(&out[i].box); err != nil {
+			if isTimeout(err) {
+				return nil, err
+			}
+			out[i].box.W, out[i].box.H = -1, -1 // not a Component
+		}
+	}
+	return out, nil
+}
+
+// objPaths are the paths of n's objects.
+func objPaths(n *Node, into map[string]bool) map[string]bool {
+	into[n.Ref.Path] = true
+	for _, k := range n.Children {
+		objPaths(k, into)
+	}
+	return into
 }
 
 // Close closes the connection.

@@ -37,7 +37,13 @@
 // client registers with the registry daemon so applications emit them) or
 // until CacheTTL has passed, whichever comes first: geometry changes of a
 // moved window do not always raise an event, so the short TTL bounds how
-// stale bounds can be.
+// stale bounds can be. A tree read with stubs (a browser's own views,
+// whose pages the caller reads over DevTools) is kept longer: while no
+// event comes from one of its objects (events from inside the stubs do
+// not count), a window event does not come, and its windows' boxes,
+// asked over the bus on each use (so the events sent before the answer
+// have been handled: signals are handled as the connection reads them),
+// are where they were; a new name or state is applied from the event.
 //
 // Formats: XML writes the tree as OSWorld's desktop server does (root
 // desktop-frame, tags are role names with dashes, its namespaces, its depth

@@ -2,12 +2,12 @@ package atspi
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // Namespaces of OSWorld's accessibility XML for Linux, in the order its
@@ -84,7 +84,7 @@ func writeNode(b *strings.Builder, n *Node) {
 			v *float64
 		}{{"value", v.Current}, {"min", v.Min}, {"max", v.Max}, {"step", v.Step}} {
 			if f.v != nil {
-				attr("val:"+f.k, PyFloat(*f.v))
+				attr("val:"+f.k, py.Float(*f.v))
 			}
 		}
 	}
@@ -106,28 +106,6 @@ func writeNode(b *strings.Builder, n *Node) {
 		writeNode(b, k)
 	}
 	b.WriteString("</" + tag + ">")
-}
-
-// PyFloat formats a float as Python's str() does ("10.0", "1e-05",
-// "1e+16").
-func PyFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	a := math.Abs(f)
-	if f == 0 || a >= 1e-4 && a < 1e16 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	return strconv.FormatFloat(f, 'e', -1, 64)
 }
 
 // validName reports whether s is an XML name without a colon.
@@ -211,6 +189,8 @@ type Element struct {
 	States []string `json:"states,omitempty"`
 	Bounds Rect     `json:"bounds"`
 	App    string   `json:"app"`
+	// Actions are the names of its actions.
+	Actions []string `json:"actions,omitempty"`
 }
 
 // interactive roles: objects of these roles are listed when visible.
@@ -258,7 +238,7 @@ func (d *Desktop) Elements(screenW, screenH int) []Element {
 	walk = func(app string, n *Node) {
 		if n.Interactable(screenW, screenH) {
 			out = append(out, Element{Index: len(out) + 1, ID: n.ID, Role: n.Role, Name: n.Name, Value: n.ValueText(),
-				States: briefStates(n.States), Bounds: *n.Bounds, App: app})
+				States: briefStates(n.States), Bounds: *n.Bounds, App: app, Actions: n.ActionNames()})
 		}
 		for _, k := range n.Children {
 			walk(app, k)
@@ -266,6 +246,18 @@ func (d *Desktop) Elements(screenW, screenH int) []Element {
 	}
 	for _, a := range d.Apps {
 		walk(a.Name, a)
+	}
+	return out
+}
+
+// ActionNames lists the names of the node's actions.
+func (n *Node) ActionNames() []string {
+	if len(n.Actions) == 0 {
+		return nil
+	}
+	out := make([]string, len(n.Actions))
+	for i, a := range n.Actions {
+		out[i] = a.Name
 	}
 	return out
 }

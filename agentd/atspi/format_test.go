@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-func TestPyFloat(t *testing.T) {
-	for f, want := range map[float64]string{10: "10.0", 0: "0.0", 0.5: "0.5", 1e-5: "1e-05", 1e16: "1e+16", 1e6: "1000000.0", -2.25: "-2.25"} {
-		if got := PyFloat(f); got != want {
-			t.Errorf("PyFloat(%v) = %q, want %q", f, got, want)
-		}
-	}
-}
-
 func TestXML(t *testing.T) {
 	one := 1.0
 	d := &Desktop{Apps: []*Node{{Role: "application", Name: "a&b", Children: []*Node{{

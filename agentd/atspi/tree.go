@@ -76,6 +76,9 @@ type Node struct {
 	// application stopped answering, or a call failed); Error says why.
 	Partial bool   `json:"partial,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Stub says the node was read without its subtree, for the caller to
+	// fill in (see SnapshotOptions.Stub).
+	Stub bool `json:"-"`
 }
 
 // Has reports whether the node has the state.
@@ -106,6 +109,12 @@ type SnapshotOptions struct {
 	// Detail is what the caller will read of each object; less detail
 	// costs fewer calls.
 	Detail Detail
+	// Stub, when set, is asked about each application before its tree is
+	// read; where it answers true, the application's "document web"
+	// objects are read without their subtrees and marked Stub, for the
+	// caller to fill in (agentd fills a browser's pages from the DevTools
+	// protocol) or read with Subtree. Such trees are cached apart.
+	Stub func(app *Node) bool
 }
 
 // Detail says which data of each object a snapshot reads.
@@ -132,6 +141,18 @@ var stateNames = []string{"invalid", "active", "armed", "busy", "checked", "coll
 	"sensitive", "showing", "single_line", "stale", "transient", "vertical", "visible", "manages_descendants",
 	"indeterminate", "required", "truncated", "animated", "invalid_entry", "supports_autocompletion",
 	"selectable_text", "is_default", "visited", "checkable", "has_popup", "read_only"}
+
+// SortStates orders state names as AT-SPI numbers them (the order a
+// Node's States keep); unknown names go last.
+func SortStates(s []string) {
+	rank := func(x string) int {
+		if i := slices.Index(stateNames, x); i >= 0 {
+			return i
+		}
+		return len(stateNames)
+	}
+	slices.SortStableFunc(s, func(a, b string) int { return rank(a) - rank(b) })
+}
 
 func decodeStates(bits []uint32) []string {
 	var out []string
@@ -230,7 +251,7 @@ func (c *Client) Snapshot(ctx context.Context, opt SnapshotOptions) (*Desktop, e
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			d.Apps[i] = c.app(ctx, a, opt.Fresh, opt.Detail)
+			d.Apps[i] = c.app(ctx, a, opt.Fresh, opt.Detail, opt.Stub != nil && opt.Stub(a))
 		})
 	}
 	wg.Wait()
@@ -244,13 +265,24 @@ func (c *Client) Snapshot(ctx context.Context, opt SnapshotOptions) (*Desktop, e
 }
 
 // app reads one application's tree, from the cache when unchanged.
-func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail) *Node {
+func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail, stub bool) *Node {
+	key := a.Ref.Bus
+	if stub {
+		key += " stub"
+	}
 	c.mu.Lock()
-	e := c.cache[a.Ref.Bus]
+	e := c.cache[key]
 	hungAt, wasHung := c.hung[a.Ref.Bus]
 	c.mu.Unlock()
-	if !fresh && e != nil && time.Since(e.at) < c.opt.CacheTTL && e.detail.covers(detail) {
-		return e.node
+	if !fresh && e != nil && e.detail.covers(detail) {
+		if !stub && time.Since(e.at) < c.opt.CacheTTL {
+			return e.node
+		}
+		if stub && time.Since(e.at) < stubTTL {
+			if n := c.unmoved(ctx, a.Ref, key, e); n != nil {
+				return n
+			}
+		}
 	}
 	if a.Partial { // its name did not come: it is not answering
 		c.markHung(a.Ref.Bus, true)
@@ -269,7 +301,14 @@ func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail) *N
 	actx, cancel := context.WithTimeout(ctx, c.opt.AppBudget)
 	defer cancel()
 	c.peer(actx, a.Ref)
-	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency), detail: detail}
+	var rec *recorder
+	var frames []frameBox
+	var framesErr error
+	if stub {
+		rec = c.record(a.Ref.Bus)
+		frames, framesErr = c.frames(actx, a.Ref)
+	}
+	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency), detail: detail, stub: stub}
 	// Chromium exposes its whole tree (its own views and the pages) only
 	// once an assistive technology has asked for attributes: ask for the
 	// application object's, whatever the detail
@@ -294,12 +333,60 @@ func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail) *N
 	timedOut := w.timedOut
 	w.mu.Unlock()
 	c.markHung(a.Ref.Bus, timedOut)
-	if !n.Partial && !timedOut {
+	e = &appEntry{node: n, at: time.Now(), detail: detail}
+	keep := !n.Partial && !timedOut
+	if stub {
+		// kept only when nothing it holds changed while it was read
+		e.objs, e.frames = objPaths(n, map[string]bool{}), frames
+		if c.stop(a.Ref.Bus, rec, e.objs) || framesErr != nil {
+			keep = false
+		}
+	}
+	if keep {
 		c.mu.Lock()
-		c.cache[a.Ref.Bus] = &appEntry{node: n, at: time.Now(), detail: detail}
+		c.cache[key] = e
 		c.mu.Unlock()
 	}
 	return n
+}
+
+// stubTTL bounds the reuse of a tree with stubs, which events keep
+// (appEntry): an application that stops sending them is read again at
+// least this often.
+const stubTTL = 30 * time.Second
+
+// unmoved returns the tree with stubs e, cached under key, with the
+// changes events told of, if it still holds: the application's windows
+// are where they were when it was read, and no event that drops it came
+// before the windows' answer. Else nil.
+func (c *Client) unmoved(ctx context.Context, app Ref, key string, e *appEntry) *Node {
+	now, err := c.frames(ctx, app)
+	if err != nil || !slices.Equal(now, e.frames) {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cache[key] != e {
+		return nil
+	}
+	if len(e.names) > 0 || len(e.states) > 0 {
+		// the changes applied once, to a new entry: the trees handed out
+		// before are not changed
+		e2 := *e
+		e2.node, e2.names, e2.states = e.patched(), nil, nil
+		c.cache[key] = &e2
+		return e2.node
+	}
+	return e.node
+}
+
+// Subtree reads the object r and its subtree (at detail, with the walk's
+// limits), as a Snapshot reads an application: a Stub's subtree.
+func (c *Client) Subtree(ctx context.Context, r Ref, detail Detail) *Node {
+	actx, cancel := context.WithTimeout(ctx, c.opt.AppBudget)
+	defer cancel()
+	w := &walker{c: c, ctx: actx, sem: make(chan struct{}, c.opt.Concurrency), detail: detail}
+	return w.node(r, 2, "")
 }
 
 func (c *Client) markHung(bus string, hung bool) {
@@ -319,6 +406,8 @@ type walker struct {
 	sem chan struct{} // calls in flight for this application
 	// detail is what to read of each object
 	detail Detail
+	// stub reads "document web" objects without their subtrees
+	stub bool
 
 	mu       sync.Mutex
 	timedOut bool
@@ -351,6 +440,10 @@ func (w *walker) node(r Ref, depth int, flag string) *Node {
 	}
 	if flag == "" && n.Role == "document spreadsheet" {
 		flag = "calc"
+	}
+	if w.stub && n.Role == "document web" {
+		n.Stub = true
+		return n
 	}
 	if depth >= MaxDepth {
 		return n

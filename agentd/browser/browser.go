@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -90,6 +91,11 @@ type Browser struct {
 	evMu    sync.Mutex
 	viewOK  bool // false after a navigation
 	console []string
+
+	// liveCtx is bctx as last seen running (for reads that must not wait
+	// on b.mu); ax the sessions of the accessibility reads.
+	liveCtx atomic.Pointer[context.Context]
+	ax      axSessions
 }
 
 // New returns a Browser; nothing starts until the first call.
@@ -301,6 +307,8 @@ func (b *Browser) stopLocked() {
 	if b.allocCancel != nil {
 		b.allocCancel() // waits for the process to exit
 	}
+	b.ax.closeAll()
+	b.liveCtx.Store(nil)
 	b.bctx, b.bcancel, b.allocCancel, b.tab, b.tabCancel, b.tabID = nil, nil, nil, nil, nil, ""
 	b.gen, b.viewOK = 0, false
 }
@@ -457,7 +465,7 @@ func run[T any](b *Browser, req context.Context, d time.Duration, a chromedp.Act
 		if req.Err() != nil {
 			return zero, req.Err()
 		}
-		return zero, timeout(fmt.Sprintf("the page did not answer within %s", d))
+		return zero, timeout(fmt.Sprintf("the page did not answer within %s: its own code may be running without end; the restart action (browser_restart) starts the browser afresh", d))
 	}
 	return v, err
 }

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -495,4 +496,74 @@ func BenchmarkClickToEvent(b *testing.B) {
 			b.Fatalf("after %d clicks the page counted %s (%v)", n, got, err)
 		}
 	}
+}
+
+// TestBrowserBadPointsAndStuckScripts: a coordinate out of range is
+// refused naming the field, before it reaches the page; a script that
+// never ends is stopped with an error saying so; a page whose own code
+// loops makes calls fail with an error that points to the restart, and
+// the restart brings the browser back.
+func TestBrowserBadPointsAndStuckScripts(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t)
+	ctx := t.Context()
+	if err := b.Navigate(ctx, s.URL+"/form"); err != nil {
+		t.Fatal(err)
+	}
+	big, neg, nan := 1e39, -5.0, math.NaN()
+	zero := 10.0
+	for _, tc := range []struct {
+		name  string
+		call  func() error
+		field string
+	}{
+		{"click x 1e39", func() error { return b.Click(ctx, Target{X: &big, Y: &zero}) }, "coordinate_x"},
+		{"input y -5", func() error { return b.Input(ctx, Target{X: &zero, Y: &neg}, "a", false) }, "coordinate_y"},
+		{"move NaN", func() error { return b.MoveMouse(ctx, nan, 1) }, "coordinate_x"},
+		{"move +Inf", func() error { return b.MoveMouse(ctx, 1, math.Inf(1)) }, "coordinate_y"},
+		{"save image 1e39", func() error { _, err := b.SaveImage(ctx, big, 1, t.TempDir(), "x"); return err }, "coordinate_x"},
+	} {
+		if err := tc.call(); !errdefs.IsInvalidArgument(err) || !strings.HasPrefix(errMsg(err), tc.field+":") {
+			t.Errorf("%s: %v, want invalid argument naming %s", tc.name, err, tc.field)
+		}
+	}
+	if err := b.Click(ctx, Target{X: &zero, Y: &zero}); err != nil {
+		t.Errorf("a click after the refused ones: %v", err)
+	}
+
+	t0 := time.Now()
+	_, err := b.ConsoleExec(ctx, `while (true) {}`)
+	if err == nil || !strings.Contains(err.Error(), "stopped") || time.Since(t0) > 20*time.Second {
+		t.Errorf("an endless script: %v after %v, want it stopped with an error saying so", err, time.Since(t0))
+	}
+	if v, err := b.ConsoleExec(ctx, `6 * 7`); err != nil || string(v) != "42" {
+		t.Errorf("after the stopped script: %s %v", v, err)
+	}
+
+	// The page's own code loops: nothing can run in it any more.
+	if _, err := b.ConsoleExec(ctx, `setTimeout(() => { while (true) {} }, 0); 1`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := b.MoveMouse(ctx, 5, 5); err == nil || !strings.Contains(err.Error(), "restart") {
+		t.Errorf("a call to a looping page: %v, want an error pointing to the restart", err)
+	}
+	if err := b.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := b.ConsoleExec(ctx, `6 * 7`); err != nil || string(v) != "42" {
+		t.Errorf("after the restart: %s %v", v, err)
+	}
+}
+
+// errMsg strips the errdefs class from an error's text.
+func errMsg(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	if i := strings.Index(s, ": "); i >= 0 && strings.Contains(s[:i], "invalid argument") {
+		return s[i+2:]
+	}
+	return s
 }

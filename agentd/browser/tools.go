@@ -10,6 +10,7 @@ import (
 	_ "image/gif"  // formats of saved images
 	_ "image/jpeg" // formats of saved images
 	_ "image/png"  // formats of saved images
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,10 +19,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chromedp/cdproto"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -97,6 +100,28 @@ func (t Target) check() error {
 	}
 	if t.Index != nil && *t.Index < 0 {
 		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("index: %d is negative", *t.Index))
+	}
+	if t.Index == nil {
+		return checkPoint(*t.X, *t.Y)
+	}
+	return nil
+}
+
+// maxCoordinate bounds a viewport coordinate in CSS pixels. The page's
+// input pipeline takes what it is given: a point of 1e39 leaves its
+// pointer state broken until the next navigation.
+const maxCoordinate = 100000
+
+// checkPoint refuses a viewport point that is not a number or lies
+// outside 0..maxCoordinate.
+func checkPoint(x, y float64) error {
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"coordinate_x", x}, {"coordinate_y", y}} {
+		if math.IsNaN(c.v) || c.v < 0 || c.v > maxCoordinate {
+			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("%s: %g is outside 0..%d (CSS pixels of the viewport)", c.name, c.v, maxCoordinate))
+		}
 	}
 	return nil
 }
@@ -246,6 +271,9 @@ func (b *Browser) Input(ctx context.Context, t Target, text string, enter bool) 
 
 // MoveMouse moves the pointer to a viewport point.
 func (b *Browser) MoveMouse(ctx context.Context, x, y float64) error {
+	if err := checkPoint(x, y); err != nil {
+		return err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	_, err := run(b, ctx, 10*time.Second, chromedp.MouseEvent(chromedp.MouseMoved, x, y))
@@ -399,7 +427,11 @@ func (b *Browser) ConsoleExec(ctx context.Context, js string) (json.RawMessage, 
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, err := run(b, ctx, 30*time.Second, chromedp.Evaluate[[]byte](js, chromedp.EvalAwaitPromise))
+	t0 := time.Now()
+	v, err := run(b, ctx, 30*time.Second, chromedp.Evaluate[[]byte](js, chromedp.EvalAwaitPromise, scriptBound))
+	if err := stoppedScript(err, time.Since(t0)); err != nil {
+		return nil, err
+	}
 	if ee := asException(err); ee != "" {
 		return nil, errdefs.ErrFailedPrecondition.WithMessage(ee)
 	}
@@ -420,6 +452,27 @@ func (b *Browser) ConsoleExec(ctx context.Context, js string) (json.RawMessage, 
 		}
 	}
 	return v, nil
+}
+
+// maxScript bounds a script of console_exec: the page runs one thing at a
+// time, so a script that never ends would leave every later call waiting.
+const maxScript = 10 * time.Second
+
+// scriptBound has the page stop a script after maxScript.
+func scriptBound(p *runtime.EvaluateParams) {
+	p.Timeout = runtime.TimeDelta(maxScript.Milliseconds())
+}
+
+// stoppedScript returns the error of a script the page stopped at
+// maxScript, or nil for any other outcome.
+// The page answers such a script with an internal error (-32603).
+func stoppedScript(err error, took time.Duration) error {
+	var ce *cdproto.Error
+	if !errors.As(err, &ce) || ce.Code != -32603 || took < maxScript-50*time.Millisecond {
+		return nil
+	}
+	return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf(
+		"javascript: stopped after %s: the script did not finish (an endless loop?); the page is usable again", maxScript))
 }
 
 // ConsoleLines returns the last max (default 100) console lines of the
@@ -448,6 +501,9 @@ func (b *Browser) ConsoleLines(ctx context.Context, max int) ([]string, error) {
 // SaveImage saves the image at viewport point (x, y) as
 // dir/base.<ext>, ext from the image's real format, and returns the path.
 func (b *Browser) SaveImage(ctx context.Context, x, y float64, dir, base string) (string, error) {
+	if err := checkPoint(x, y); err != nil {
+		return "", err
+	}
 	if !filepath.IsAbs(dir) {
 		return "", errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("save_dir: %q is not an absolute path", dir))
 	}
@@ -799,7 +855,11 @@ func (b *Browser) evalIn(ctx context.Context, id target.ID, js string) (json.Raw
 	}
 	rctx, rcancel := joinTimeout(tctx, ctx, 30*time.Second)
 	defer rcancel()
-	v, err := chromedp.Run(rctx, chromedp.Evaluate[[]byte](js, chromedp.EvalAwaitPromise))
+	t0 := time.Now()
+	v, err := chromedp.Run(rctx, chromedp.Evaluate[[]byte](js, chromedp.EvalAwaitPromise, scriptBound))
+	if err := stoppedScript(err, time.Since(t0)); err != nil {
+		return nil, err
+	}
 	if ee := asException(err); ee != "" {
 		return nil, errdefs.ErrFailedPrecondition.WithMessage(ee)
 	}

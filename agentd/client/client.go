@@ -287,22 +287,52 @@ func (c *Client) ShellKill(ctx context.Context, id string) (api.Shell, error) {
 	return s, err
 }
 
-// Clipboard returns the text of the desktop's CLIPBOARD selection. An
-// agentd whose X client cannot read selections answers
-// [errdefs.ErrNotImplemented].
+// Clipboard returns the text of the desktop's CLIPBOARD selection ("" when
+// nobody owns it).
 func (c *Client) Clipboard(ctx context.Context) (string, error) {
-	_, b, err := c.do(ctx, http.MethodGet, "/v1/clipboard", nil, "", nil)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
+	b, err := c.ReadClipboard(ctx, api.SelectionClipboard, api.ClipboardText)
+	return string(b), err
 }
 
 // SetClipboard puts text on the desktop's CLIPBOARD selection (at most
-// [MaxClipboard] bytes of UTF-8). An agentd whose X client cannot own
-// selections answers [errdefs.ErrNotImplemented].
+// api.MaxClipboardText bytes of UTF-8).
 func (c *Client) SetClipboard(ctx context.Context, text string) error {
-	_, _, err := c.do(ctx, http.MethodPut, "/v1/clipboard", strings.NewReader(text), "text/plain; charset=utf-8", nil)
+	return c.WriteClipboard(ctx, api.SelectionClipboard, api.ClipboardText, []byte(text))
+}
+
+// ReadClipboard returns the content of an X selection (api.SelectionClipboard
+// or api.SelectionPrimary; "" is the clipboard) as typ (api.ClipboardText,
+// UTF-8, or api.ClipboardPNG; "" is text). A selection that holds no image
+// answers [errdefs.ErrNotFound] for an image, and text nobody owns reads
+// as empty.
+func (c *Client) ReadClipboard(ctx context.Context, selection, typ string) ([]byte, error) {
+	q := url.Values{}
+	if selection != "" {
+		q.Set("selection", selection)
+	}
+	if typ != "" {
+		q.Set("type", typ)
+	}
+	_, b, err := c.do(ctx, http.MethodGet, "/v1/clipboard?"+q.Encode(), nil, "", nil)
+	return b, err
+}
+
+// WriteClipboard makes the desktop's selection hold data as typ (see
+// [Client.ReadClipboard]): UTF-8 text of at most api.MaxClipboardText
+// bytes, or a PNG image of at most api.MaxClipboardImage.
+func (c *Client) WriteClipboard(ctx context.Context, selection, typ string, data []byte) error {
+	q := url.Values{}
+	if selection != "" {
+		q.Set("selection", selection)
+	}
+	ct := "text/plain; charset=utf-8"
+	if typ == api.ClipboardPNG {
+		ct = api.ClipboardPNG
+	}
+	if typ != "" {
+		q.Set("type", typ)
+	}
+	_, _, err := c.do(ctx, http.MethodPut, "/v1/clipboard?"+q.Encode(), bytes.NewReader(data), ct, nil)
 	return err
 }
 

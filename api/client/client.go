@@ -11,11 +11,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/coder/websocket"
+	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/tool"
 )
@@ -157,6 +160,29 @@ func (c *Client) ReadFile(ctx context.Context, id, path string) ([]byte, error) 
 // directories.
 func (c *Client) WriteFile(ctx context.Context, id, path string, data []byte) error {
 	_, _, err := c.do(ctx, http.MethodPut, sessionPath(id, "/files?path="+url.QueryEscape(path)), bytes.NewReader(data), "application/octet-stream")
+	return err
+}
+
+// ReadClipboard returns the content of the session's X selection
+// (api.SelectionClipboard or api.SelectionPrimary; "" is the clipboard)
+// as typ (api.ClipboardText or api.ClipboardPNG; "" is text). Text nobody
+// owns reads as empty; a selection holding no image answers
+// errdefs.ErrNotFound for an image.
+func (c *Client) ReadClipboard(ctx context.Context, id, selection, typ string) ([]byte, error) {
+	q := url.Values{"selection": {selection}, "type": {typ}}
+	_, b, err := c.do(ctx, http.MethodGet, sessionPath(id, "/clipboard?"+q.Encode()), nil, "")
+	return b, err
+}
+
+// WriteClipboard makes the session's X selection hold data as typ (see
+// [Client.ReadClipboard]).
+func (c *Client) WriteClipboard(ctx context.Context, id, selection, typ string, data []byte) error {
+	q := url.Values{"selection": {selection}, "type": {typ}}
+	ct := "text/plain; charset=utf-8"
+	if typ == api.ClipboardPNG {
+		ct = api.ClipboardPNG
+	}
+	_, _, err := c.do(ctx, http.MethodPut, sessionPath(id, "/clipboard?"+q.Encode()), bytes.NewReader(data), ct)
 	return err
 }
 
@@ -312,4 +338,39 @@ func (c *Client) RunTicket(ctx context.Context, id string) (api.Ticket, error) {
 func (c *Client) Recording(ctx context.Context, id string) ([]byte, error) {
 	_, b, err := c.do(ctx, http.MethodGet, sessionPath(id, "/recording"), nil, "")
 	return b, err
+}
+
+// DialVNC opens the live view of a session (GET /v1/sessions/{id}/vnc):
+// a WebSocket of subprotocol "binary" carrying RFB (RFC 6143), as a
+// byte stream. viewOnly drops the viewer's input. The stream ends when
+// ctx does, when it is closed, or when the session ends. An unknown
+// session is [errdefs.ErrNotFound].
+func (c *Client) DialVNC(ctx context.Context, id string, viewOnly bool) (net.Conn, error) {
+	path := sessionPath(id, "/vnc")
+	if viewOnly {
+		path += "?view_only=1"
+	}
+	h := http.Header{}
+	if c.ep.Token != "" {
+		h.Set("Authorization", "Bearer "+c.ep.Token)
+	}
+	u := "ws" + strings.TrimPrefix(c.ep.Base, "http") + path
+	ws, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: c.ep.Client, HTTPHeader: h, Subprotocols: []string{"binary"}})
+	if err != nil {
+		if resp != nil && resp.StatusCode/100 != 1 {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+			return nil, api.ErrorFromResponse(resp.StatusCode, b)
+		}
+		return nil, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("deskrun server unreachable: GET %s: %v", path, err))
+	}
+	ws.SetReadLimit(-1)
+	return websocket.NetConn(ctx, ws, websocket.MessageBinary), nil
+}
+
+// RunLive describes a run and the tasks it runs now (GET
+// /v1/runs/{id}/live).
+func (c *Client) RunLive(ctx context.Context, id string) (api.RunLive, error) {
+	var l api.RunLive
+	err := c.json(ctx, http.MethodGet, runPath(id, "/live"), nil, &l)
+	return l, err
 }

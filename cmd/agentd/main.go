@@ -3,6 +3,9 @@
 //
 //	agentd --addr 127.0.0.1:0 --xvfb --screen 1280x800x24 --wm openbox
 //
+// AGENTD_SOLE_DESKTOP=1 (set by the docker and kube providers) says every
+// process of the host is on agentd's desktop.
+//
 // The bearer token comes from AGENTD_TOKEN. Once serving, agentd prints
 // one JSON line on stdout: {"addr":"127.0.0.1:PORT","display":":N"}.
 package main
@@ -24,6 +27,7 @@ import (
 
 	"github.com/deskrun/deskrun/agentd"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/sandbox"
 )
 
 func main() {
@@ -58,6 +62,8 @@ func run() error {
 	display := flag.String("display", "", "X display (default $DISPLAY, or a free one with --xvfb)")
 	screen := flag.String("screen", "1280x800x24", "screen size WxH[xDEPTH] for --xvfb")
 	wm := flag.String("wm", "", "window manager to start with --xvfb, e.g. openbox")
+	wmReady := flag.String("wm-ready", os.Getenv("AGENTD_WM_READY"), "with --wm: a file the window manager makes once it is ready; agentd waits for it (at most 30s) before answering (default $AGENTD_WM_READY)")
+	wmBusy := flag.String("wm-busy", os.Getenv("AGENTD_WM_BUSY"), "with --wm: a file the window manager keeps while it holds keys typed ahead of a window; accessibility reads wait for it to go (at most 25s) (default $AGENTD_WM_BUSY)")
 	insecure := flag.Bool("insecure-no-token", false, "serve without a bearer token (AGENTD_TOKEN unset)")
 	verbose := flag.Bool("v", false, "log debug lines, including the X server's")
 	flag.Parse()
@@ -93,7 +99,8 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	srv, err := agentd.Start(ctx, agentd.Config{
-		Addr: *addr, Xvfb: *xvfb, Display: *display, Screen: sc, WM: *wm, Token: token, Logger: log,
+		Addr: *addr, Xvfb: *xvfb, Display: *display, Screen: sc, WM: *wm, WMReady: *wmReady, WMBusy: *wmBusy, Token: token, Logger: log,
+		SoleDesktop: os.Getenv(sandbox.SoleDesktopEnv) == "1",
 	})
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"os"
 	"os/signal"
 	"strings"
@@ -23,7 +22,6 @@ import (
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
-	"github.com/deskrun/deskrun/sandbox/pool"
 )
 
 const evalUsage = `usage: deskrun eval --out DIR [flags]
@@ -55,15 +53,17 @@ type evalFlags struct {
 	junit, markdown, prices, runtime                     string
 	kubeconfig, namespace                                string
 	parallel, maxSteps, retries, warm, trials            int
+	maxTaskMB, maxRunMB                                  int64
 	failUnder                                            float64
 	timeout, settle, quiet                               time.Duration
 	resume, verbose, offline, record                     bool
 	cache, urlMap                                        string
 }
 
-func eval(args []string) error {
+func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f evalFlags
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), evalUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.tasks, "tasks", "tasks", "task file or folder tree (OSWorld JSON or YAML)")
 	fs.StringVar(&f.agent, "agent", "replay", "the agent (see above)")
@@ -77,6 +77,8 @@ func eval(args []string) error {
 	fs.StringVar(&f.markdown, "markdown", "", "also write a Markdown summary to this file (a pull-request comment, a CI step summary)")
 	fs.IntVar(&f.maxSteps, "max-steps", 30, "agent steps per task")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
+	fs.Int64Var(&f.maxTaskMB, "max-task-mb", task.DefaultTaskBytes>>20, "MiB one attempt at a task may copy to this host (files fetched from its sandbox, downloads, saved output)")
+	fs.Int64Var(&f.maxRunMB, "max-run-mb", farm.DefaultRunBytes>>20, "MiB the whole run may copy to this host")
 	fs.IntVar(&f.retries, "retries", 1, "more attempts after an infrastructure failure (never after an agent's)")
 	fs.DurationVar(&f.settle, "settle", 2*time.Second, "after the setup and after each step's input, before the next screenshot and before grading: the deadline of the wait for the screen to settle, or with --quiet 0 a fixed pause (0 = none)")
 	fs.DurationVar(&f.quiet, "quiet", 100*time.Millisecond, "the settle wait ends once nothing on the screen changed for this long (0 = a fixed pause of --settle)")
@@ -87,7 +89,7 @@ func eval(args []string) error {
 	fs.StringVar(&f.image, "image", docker.DefaultImage, "sandbox image (docker)")
 	fs.StringVar(&f.runtime, "runtime", "", "container runtime of docker sandboxes, e.g. runsc (gVisor); empty: the engine's default")
 	fs.StringVar(&f.agentd, "agentd", "", "agentd binary for the local provider (default: beside deskrun, else in PATH)")
-	fs.StringVar(&f.screen, "screen", "1280x800", "screen size WxH")
+	fs.StringVar(&f.screen, "screen", "", "screen size WxH (default: the size the image is made for, 1920x1080 for deskrun/osworld as OSWorld's tasks expect; else 1280x800)")
 	fs.IntVar(&f.warm, "warm", 0, "sandboxes kept started ahead of the tasks (a warm pool); 0 starts each on demand")
 	fs.StringVar(&f.model, "model", "", "model of the anthropic and openai agents (overrides the one in --agent)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API base URL of the anthropic and openai agents")
@@ -112,12 +114,17 @@ func eval(args []string) error {
 	if f.trials < 1 || f.trials > 100 {
 		return usagef("--trials: %d is not from 1 to 100", f.trials)
 	}
+	if f.maxTaskMB < 1 || f.maxRunMB < 1 {
+		return usagef("--max-task-mb and --max-run-mb: want at least 1, got %d and %d", f.maxTaskMB, f.maxRunMB)
+	}
 	if f.failUnder < 0 || f.failUnder > 1 {
 		return usagef("--fail-under: %g is not a rate from 0 to 1", f.failUnder)
 	}
 	var sc api.Screen
-	if _, err := fmt.Sscanf(f.screen, "%dx%d", &sc.Width, &sc.Height); err != nil {
-		return usagef("--screen: want WxH, got %q", f.screen)
+	if f.screen != "" {
+		if _, err := fmt.Sscanf(f.screen, "%dx%d", &sc.Width, &sc.Height); err != nil {
+			return usagef("--screen: want WxH, got %q", f.screen)
+		}
 	}
 	ag, err := newAgent(f)
 	if err != nil {
@@ -148,54 +155,58 @@ func eval(args []string) error {
 	if f.verbose {
 		level = slog.LevelInfo
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	// A second Ctrl-C ends the process at once: the signals get their
 	// default behaviour back (for every listener of the process).
-	context.AfterFunc(ctx, func() {
-		stop()
-		signal.Reset(syscall.SIGINT, syscall.SIGTERM)
-		fmt.Fprintln(os.Stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit at once)")
-	})
+	defer context.AfterFunc(ctx, func() {
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintln(stderr, "\ndeskrun: stopping: ending the tasks under way and deleting their sandboxes (Ctrl-C again to quit at once)")
+	})()
 
-	providers, closers, err := setupProvidersFor(ctx, providerOptions{
-		Provider: f.prov, AgentdPath: f.agentd, Image: f.image, Owner: fmt.Sprintf("deskrun-%d", os.Getpid()), Runtime: f.runtime,
-		Kubeconfig: f.kubeconfig, Namespace: f.namespace,
+	// The run's sandboxes carry an owner label of its directory's, so that
+	// the next eval of the directory (--resume) removes what a killed one
+	// left, as serve does at start.
+	owner, leftover, release, err := claimRun(f.out)
+	if err != nil {
+		return err
+	}
+	defer release()
+	sb, err := assemble(ctx, sandboxOptions{
+		providerOptions: providerOptions{
+			Provider: f.prov, AgentdPath: f.agentd, Image: f.image, Owner: owner, Reap: leftover, Runtime: f.runtime,
+			Kubeconfig: f.kubeconfig, Namespace: f.namespace,
+		},
+		Warm: f.warm,
+		WarmSpec: func(def string) sandbox.Spec {
+			img := evalImage(def, f.image)
+			if sc == (api.Screen{}) {
+				// The image's own size, as the run below takes it.
+				var err error
+				if sc, err = imageScreen(ctx, def, img, sandbox.DefaultScreen); err != nil {
+					log.Warn("warm pool: the image's screen", "err", err)
+				}
+			}
+			return sandbox.Spec{Image: img, Screen: sc}
+		},
+		Manager: runner.Config{DefaultImage: f.image},
 	}, log)
 	if err != nil {
 		return err
 	}
-	provName := defaultProvider(providers)
-	image := ""
-	if provName == "docker" || provName == "kube" {
-		image = f.image
-	}
-	images := maps.Clone(providers) // before the pool wraps one
-	if f.warm > 0 {
-		pl := pool.New(providers[provName], pool.Config{
-			Specs:  []sandbox.Spec{{Image: image, Screen: sc}},
-			Size:   f.warm,
-			Logger: log,
-		})
-		providers[provName] = pl
-		closers = append([]func(context.Context) error{pl.Close}, closers...)
-	}
-	m, err := runner.NewManager(runner.Config{Providers: providers, DefaultProvider: provName, DefaultImage: f.image, Logger: log})
-	if err != nil {
-		return err
+	m, provName, images := sb.Manager, sb.Default, sb.Images
+	image := evalImage(provName, f.image)
+	if sc == (api.Screen{}) {
+		if sc, err = imageScreen(ctx, provName, image, sandbox.DefaultScreen); err != nil {
+			return err
+		}
 	}
 	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
 		if err := m.Close(sctx); err != nil {
 			log.Warn("delete sessions", "err", err)
 		}
-		for _, c := range closers {
-			if err := c(sctx); err != nil {
-				log.Warn("stop provider", "err", err)
-			}
-		}
+		sb.closeProviders(sctx, log)
 	}()
 
 	apps, err := imageApps(ctx, images, provName, image)
@@ -209,15 +220,19 @@ func eval(args []string) error {
 	start := time.Now()
 	results, runErr := farm.Run(ctx, farm.Config{
 		Manager: m, Agent: ag, Out: f.out, Resume: f.resume, Trials: f.trials, Prices: prices,
+		MaxTaskBytes: f.maxTaskMB << 20, MaxRunBytes: f.maxRunMB << 20,
 		Parallel: f.parallel, MaxSteps: f.maxSteps, Timeout: f.timeout, Retries: retriesFlag(f.retries), Settle: settleFlag(f.settle), Quiet: settleFlag(f.quiet),
 		Provider: provName, Image: image, Screen: sc, TaskOptions: taskOpts, Record: f.record,
-		Progress: os.Stderr, Terminal: isTerminal(os.Stderr), Logger: log,
+		Progress: stderr, Terminal: isTerminal(stderr), Logger: log,
 	}, tasks)
 	if results == nil && runErr != nil {
 		return runErr
 	}
-	if err := farm.WriteTable(os.Stdout, farm.Summarize(results)); err != nil {
+	if err := farm.WriteTable(stdout, farm.Summarize(results)); err != nil {
 		return err
+	}
+	if len(results) > 0 {
+		fmt.Fprintln(stdout, farm.GradingOf(results))
 	}
 	if err := farm.WriteReport(f.out, results); err != nil {
 		return err
@@ -226,7 +241,7 @@ func eval(args []string) error {
 	if f.trials > 1 {
 		what = fmt.Sprintf("trials (%d tasks x %d)", len(tasks), f.trials)
 	}
-	fmt.Printf("%d of %d %s have results (%s this run); %s/%s, report %s/%s\n", countIn(results, tasks), len(tasks)*f.trials, what,
+	fmt.Fprintf(stdout, "%d of %d %s have results (%s this run); %s/%s, report %s/%s\n", countIn(results, tasks), len(tasks)*f.trials, what,
 		time.Since(start).Round(time.Second), f.out, farm.ResultsFile, f.out, farm.ReportFile)
 	if f.junit != "" {
 		if err := writeFileWith(f.junit, func(w io.Writer) error { return farm.WriteJUnit(w, results) }); err != nil {
@@ -244,7 +259,16 @@ func eval(args []string) error {
 	if runErr != nil {
 		return runErr
 	}
-	return gate(os.Stderr, results, f.failUnder, false, farm.DomainDelta{})
+	return gate(stderr, results, f.failUnder, false, farm.DomainDelta{})
+}
+
+// evalImage is the image of eval's sandboxes: --image for the docker
+// and kube providers, none for local ones.
+func evalImage(provider, image string) string {
+	if provider == "docker" || provider == "kube" {
+		return image
+	}
+	return ""
 }
 
 // newAgent makes the agent --agent names, with the keys and endpoints of

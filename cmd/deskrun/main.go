@@ -41,17 +41,12 @@ func commands() []command {
 		{"sessions", "list, create, drive and delete the sessions of a server", sessions},
 		{"tools", "print the tool definitions of a dialect", tools},
 		{"mcp", "serve one desktop's tools over MCP on standard input and output", mcpStdio},
-		{"eval", "run a task suite against an agent in parallel sandboxes and grade it", withArgs(eval)},
-		{"tasks", "check task files without running them (tasks check PATH)", tasksCmd},
+		{"eval", "run a task suite against an agent in parallel sandboxes and grade it", eval},
+		{"tasks", "check task files without running them (tasks check PATH), list what they may use (tasks names)", tasksCmd},
 		{"runs", "start, follow and cancel task suite runs on a server", runs},
 		{"reap", "remove the sandbox containers a crashed server left behind", reap},
 		{"version", "print the version", version},
 	}
-}
-
-// withArgs adapts a subcommand that takes only its arguments.
-func withArgs(f func(args []string) error) func(context.Context, []string, io.Writer, io.Writer) error {
-	return func(_ context.Context, args []string, _, _ io.Writer) error { return f(args) }
 }
 
 func main() {

@@ -11,20 +11,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api/tool"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner/dialect"
 )
 
-func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(agentdtest.Main(m)) }
 
 // binDir returns the folder holding deskrun and agentd side by side, as
 // make build leaves them in bin/, built once per test binary (a failed
 // build fails the test).
 func binDir(t testing.TB) string {
 	t.Helper()
-	testdesk.Build(t, "github.com/deskrun/deskrun/cmd/deskrun")
-	return filepath.Dir(testdesk.Build(t, testdesk.AgentdPkg))
+	agentdtest.Build(t, "github.com/deskrun/deskrun/cmd/deskrun")
+	return filepath.Dir(agentdtest.Build(t, agentdtest.AgentdPkg))
 }
 
 // runCLI runs deskrun in-process with args and returns its exit status

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskrun/deskrun/internal/testdesk"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/server/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +40,7 @@ func mcpText(r *sdk.CallToolResult) string {
 // and, once the client closes standard input, a clean exit that leaves
 // no process of the desktop behind.
 func TestMCPStdio(t *testing.T) {
-	testdesk.NeedX(t, "openbox", "xdotool")
+	agentdtest.NeedX(t, "openbox", "xdotool")
 	traj := t.TempDir()
 	cmd := exec.Command(filepath.Join(binDir(t), "deskrun"), "mcp", "--provider", "local", "--screen", "1024x768", "--trajectories", traj)
 	stderr, err := cmd.StderrPipe()

@@ -6,17 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
 	"github.com/deskrun/deskrun/sandbox/kube"
 	"github.com/deskrun/deskrun/sandbox/local"
+	"github.com/deskrun/deskrun/sandbox/pool"
 	"github.com/moby/moby/client"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -53,7 +57,8 @@ type providerOptions struct {
 	Image string
 	// Owner labels the docker provider's containers.
 	Owner string
-	// Reap removes the containers of Owner at start.
+	// Reap removes the sandboxes of Owner at start (and the local
+	// sandboxes of runners that were killed).
 	Reap bool
 	// Runtime is the docker provider's default container runtime (empty:
 	// the engine's), e.g. "runsc"; the kube provider's RuntimeClass.
@@ -83,7 +88,7 @@ func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger)
 		if o.Reap {
 			ids, err := kp.Reap(ctx, map[string]string{sandbox.LabelOwner: o.Owner})
 			if len(ids) > 0 {
-				log.InfoContext(ctx, "removed sandboxes a previous server left", "count", len(ids), "owner", o.Owner)
+				log.InfoContext(ctx, "removed sandboxes a previous runner left", "count", len(ids), "owner", o.Owner)
 			}
 			if err != nil {
 				log.WarnContext(ctx, "remove leftover sandboxes", "err", err)
@@ -103,7 +108,7 @@ func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger)
 			if o.Reap {
 				ids, err := dp.Reap(ctx, map[string]string{sandbox.LabelOwner: o.Owner})
 				if len(ids) > 0 {
-					log.InfoContext(ctx, "removed sandboxes a previous server left", "count", len(ids), "owner", o.Owner)
+					log.InfoContext(ctx, "removed sandboxes a previous runner left", "count", len(ids), "owner", o.Owner)
 				}
 				if err != nil {
 					log.WarnContext(ctx, "remove leftover sandboxes", "err", err)
@@ -255,46 +260,161 @@ func imageApps(ctx context.Context, providers map[string]sandbox.Provider, provi
 		_, err := exec.LookPath("code")
 		return task.Apps{VSCode: err == nil}, nil
 	}
-	if _, ok := providers[provider].(*kube.Provider); ok {
-		// The cluster does not show an image's labels: the docker engine
-		// that built or pulled the image does, when it answers here.
-		// Without one the sandboxes are taken to have none of the apps,
-		// and the tasks that need them are skipped.
-		apps, err := dockerImageApps(ctx, image)
-		if err != nil {
-			return task.Apps{}, nil
-		}
-		return apps, nil
-	}
-	dp, ok := providers[provider].(*docker.Provider)
-	if !ok {
-		return task.Apps{}, fmt.Errorf("provider %q: not a docker provider", provider)
-	}
-	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	labels, err := dp.ImageLabels(ictx, image)
+	labels, err := imageLabels(ctx, providers, provider, image)
 	if err != nil {
 		return task.Apps{}, err
 	}
 	return task.AppsOf(labels), nil
 }
 
+// LabelScreen is the label of a sandbox image naming the screen its
+// desktop is made for, "WxH" (deskrun/osworld: 1920x1080, OSWorld's).
+// deskrun eval runs the image at that size unless --screen says otherwise.
+const LabelScreen = "dev.deskrun.screen"
+
+// imageScreen is the screen of LabelScreen on the image of provider, or
+// def when the image has no such label (or the provider runs no images,
+// or the image cannot be read through the engine of DOCKER_HOST: a kube
+// image that engine does not hold).
+func imageScreen(ctx context.Context, provider, image string, def api.Screen) (api.Screen, error) {
+	if provider != "docker" && provider != "kube" {
+		return def, nil
+	}
+	labels, err := dockerImageLabels(ctx, image)
+	if err != nil {
+		if provider == "kube" {
+			return def, nil
+		}
+		return def, err
+	}
+	v, ok := labels[LabelScreen]
+	if !ok {
+		return def, nil
+	}
+	var sc api.Screen
+	if _, err := fmt.Sscanf(v, "%dx%d", &sc.Width, &sc.Height); err != nil || sc.Width <= 0 || sc.Height <= 0 {
+		return def, fmt.Errorf("image %s: label %s: want WxH, got %q", image, LabelScreen, v)
+	}
+	return sc, nil
+}
+
+// imageLabels are the labels of image as provider runs it: a docker
+// image's own, a kube image's as the local docker engine's copy has them
+// (none when there is no such copy: the cluster does not show them).
+func imageLabels(ctx context.Context, providers map[string]sandbox.Provider, provider, image string) (map[string]string, error) {
+	if _, ok := providers[provider].(*kube.Provider); ok {
+		labels, err := dockerImageLabels(ctx, image)
+		if err != nil {
+			return nil, nil
+		}
+		return labels, nil
+	}
+	dp, ok := providers[provider].(*docker.Provider)
+	if !ok {
+		return nil, fmt.Errorf("provider %q: not a docker provider", provider)
+	}
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return dp.ImageLabels(ictx, image)
+}
+
 // dockerImageApps reads task.Apps from the labels of a docker image,
 // through the engine of DOCKER_HOST.
 func dockerImageApps(ctx context.Context, image string) (task.Apps, error) {
+	labels, err := dockerImageLabels(ctx, image)
+	if err != nil {
+		return task.Apps{}, err
+	}
+	return task.AppsOf(labels), nil
+}
+
+// dockerImageLabels reads the labels of a docker image through the
+// engine of DOCKER_HOST.
+func dockerImageLabels(ctx context.Context, image string) (map[string]string, error) {
 	cli, err := client.New(client.FromEnv)
 	if err != nil {
-		return task.Apps{}, fmt.Errorf("docker client: %w", err)
+		return nil, fmt.Errorf("docker client: %w", err)
 	}
 	defer cli.Close()
 	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	img, err := cli.ImageInspect(ictx, image)
 	if err != nil {
-		return task.Apps{}, fmt.Errorf("image %s: %w", image, err)
+		return nil, fmt.Errorf("image %s: %w", image, err)
 	}
 	if img.Config == nil {
-		return task.Apps{}, nil
+		return nil, nil
 	}
-	return task.AppsOf(img.Config.Labels), nil
+	return img.Config.Labels, nil
+}
+
+// sandboxes is what serve and eval run sessions on: the providers, a
+// warm pool of the default one, and the session manager over them.
+type sandboxes struct {
+	// Manager manages the sessions; its caller closes it.
+	Manager *runner.Manager
+	// Default is the default provider's name.
+	Default string
+	// Images are the providers as set up, before a pool or a wrapper:
+	// what image labels are read through.
+	Images map[string]sandbox.Provider
+
+	closers []func(context.Context) error
+}
+
+// sandboxOptions say how [assemble] builds [sandboxes].
+type sandboxOptions struct {
+	providerOptions
+	// Warm is the size of the warm pool of the default provider (0: none);
+	// WarmSpec gives its sandboxes' spec for the default provider's name.
+	Warm     int
+	WarmSpec func(def string) sandbox.Spec
+	// Wrap, when set, wraps every provider (after the pool), e.g. to
+	// count its calls.
+	Wrap func(name string, p sandbox.Provider) sandbox.Provider
+	// Manager configures the manager; its providers, default provider
+	// and logger are set by assemble.
+	Manager runner.Config
+}
+
+// assemble sets up the providers, the warm pool and the session
+// manager, the one way serve and eval do. On error, what it started is
+// stopped.
+func assemble(ctx context.Context, o sandboxOptions, log *slog.Logger) (*sandboxes, error) {
+	providers, closers, err := setupProvidersFor(ctx, o.providerOptions, log)
+	if err != nil {
+		return nil, err
+	}
+	s := &sandboxes{Default: defaultProvider(providers), Images: maps.Clone(providers), closers: closers}
+	if o.Warm > 0 {
+		spec := o.WarmSpec(s.Default)
+		pl := pool.New(providers[s.Default], pool.Config{Specs: []sandbox.Spec{spec}, Size: o.Warm, Logger: log})
+		providers[s.Default] = pl
+		s.closers = append([]func(context.Context) error{pl.Close}, s.closers...)
+		log.Info("warm pool", "provider", s.Default, "size", o.Warm, "image", spec.Image, "screen", spec.Screen)
+	}
+	if o.Wrap != nil {
+		for name, p := range providers {
+			providers[name] = o.Wrap(name, p)
+		}
+	}
+	mc := o.Manager
+	mc.Providers, mc.DefaultProvider, mc.Logger = providers, s.Default, log
+	if s.Manager, err = runner.NewManager(mc); err != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sessionsGrace)
+		defer cancel()
+		s.closeProviders(cctx, log)
+		return nil, err
+	}
+	return s, nil
+}
+
+// closeProviders stops the pool and the providers (after the manager is
+// closed).
+func (s *sandboxes) closeProviders(ctx context.Context, log *slog.Logger) {
+	for _, c := range s.closers {
+		if err := c(ctx); err != nil {
+			log.Warn("close provider", "err", err)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -168,7 +169,11 @@ func (rc *runsCmd) describe(run api.Run) error {
 		return nil
 	}
 	fmt.Fprintln(w)
-	return farm.WriteTable(w, run.Summary)
+	if err := farm.WriteTable(w, run.Summary); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "OSWorld %s; the run's task files' SHA-256: %s\n", cmp.Or(run.OSWorld, "not recorded"), run.TasksSHA256)
+	return err
 }
 
 func (rc *runsCmd) list(ctx context.Context, args []string) error {

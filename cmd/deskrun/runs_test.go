@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox/local/localtest"
 )
 
@@ -54,6 +55,22 @@ func TestRunsCommand(t *testing.T) {
 		t.Fatalf("start --wait: %d\n%s\n%s", code, stdout, stderr)
 	}
 	id := strings.TrimSuffix(strings.Fields(stdout)[1], ":") // "run ID: finished"
+	// The summary names the OSWorld tree and the task files' SHA-256, as
+	// tasks check names them for the same two files.
+	loaded, err := task.Load(tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []task.TaskFile
+	for _, tk := range loaded {
+		if tk.ID == "files-copy-notes" || tk.ID == "files-move-todo" {
+			files = append(files, task.TaskFile{Domain: tk.Domain, ID: tk.ID, SHA256: tk.SHA256})
+		}
+	}
+	tasksSHA := task.TasksSHA256(files)
+	if want := "OSWorld " + task.OSWorldCommit + "; the run's task files' SHA-256: " + tasksSHA + "\n"; len(files) != 2 || !strings.Contains(stdout, want) {
+		t.Errorf("start --wait does not print %q:\n%s", want, stdout)
+	}
 
 	code, stdout, _ = cli("list")
 	if code != 0 || !strings.Contains(stdout, id+"  finished  2/2") {
@@ -61,7 +78,8 @@ func TestRunsCommand(t *testing.T) {
 	}
 	code, stdout, _ = cli("show", id, "--json")
 	var run api.Run
-	if err := json.Unmarshal([]byte(stdout), &run); code != 0 || err != nil || run.ID != id || run.Passed != 2 || len(run.Summary) != 2 {
+	if err := json.Unmarshal([]byte(stdout), &run); code != 0 || err != nil || run.ID != id || run.Passed != 2 || len(run.Summary) != 2 ||
+		run.OSWorld != task.OSWorldCommit || run.TasksSHA256 != tasksSHA {
 		t.Errorf("show --json: %d %s %v", code, stdout, err)
 	}
 	if code, stdout, _ := cli("results", id); code != 0 || strings.Count(stdout, `"status":"passed"`) != 2 {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -21,7 +20,6 @@ import (
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
-	"github.com/deskrun/deskrun/sandbox/pool"
 	"github.com/deskrun/deskrun/server"
 	"github.com/deskrun/deskrun/server/mcp"
 	"github.com/deskrun/deskrun/server/metrics"
@@ -46,6 +44,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dn := fs.String("dialect", "anthropic", "default tool dialect of sessions and tool lists")
 	traj := fs.String("trajectories", "", "record every session's calls in `DIR`/<session>.jsonl, screenshots beside")
 	trajLimit := fs.Int64("trajectory-limit", runner.DefaultTrajectoryLimit, "bytes one session's trajectory may take, screenshots included; past it the trajectory ends with a line saying so (negative: no bound)")
+	trajTotal := fs.Int64("trajectory-total", runner.DefaultTrajectoryTotal, "bytes the trajectories of --trajectories may take together; to make room the trajectories of ended sessions are removed, oldest first, and a session is cut when running ones fill it (negative: no bound)")
 	runsDir := fs.String("runs", "runs", "`DIR` of the task suite runs started through POST /v1/runs, a folder per run (made when the first starts)")
 	tasksRoot := fs.String("tasks-root", "", "confine the task paths runs may name to `DIR` (relative ones are taken from it); empty: any path this server can read")
 	owner := fs.String("owner", serveOwner, "owner label of this server's containers; leftovers of the same owner are removed at start, so two servers on one engine need different owners")
@@ -79,9 +78,28 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	providers, closers, err := setupProvidersFor(ctx, providerOptions{
-		Provider: *prov, AgentdPath: *agentdPath, Image: *image, Owner: *owner, Reap: true, Runtime: *runtime,
-		Kubeconfig: *kubeconfig, Namespace: *namespace,
+	met := metrics.New()
+	sb, err := assemble(ctx, sandboxOptions{
+		providerOptions: providerOptions{
+			Provider: *prov, AgentdPath: *agentdPath, Image: *image, Owner: *owner, Reap: true, Runtime: *runtime,
+			Kubeconfig: *kubeconfig, Namespace: *namespace,
+		},
+		// Warm sandboxes carry the template's labels (the owner's, set
+		// by the provider), not a session's: the session label is only
+		// on sandboxes started for a session.
+		Warm: *warm,
+		WarmSpec: func(def string) sandbox.Spec {
+			tmpl := sandbox.Spec{Screen: sandbox.DefaultScreen}
+			if def != "local" {
+				tmpl.Image = *image
+			}
+			return tmpl
+		},
+		Wrap: met.Provider,
+		Manager: runner.Config{
+			DefaultImage: *image, DefaultDialect: *dn, TrajectoryDir: *traj, TrajectoryLimit: *trajLimit,
+			TrajectoryTotal: *trajTotal, CallTimeout: *callTimeout, OnToolCall: met.ToolCalled,
+		},
 	}, log)
 	if err != nil {
 		return err
@@ -89,38 +107,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sessionsGrace)
 		defer cancel()
-		for _, c := range closers {
-			if err := c(cctx); err != nil {
-				log.Warn("close provider", "err", err)
-			}
-		}
+		sb.closeProviders(cctx, log)
 	}()
-	def := defaultProvider(providers)
-	images := maps.Clone(providers) // before a pool or the metrics wrap them
-	if *warm > 0 {
-		tmpl := sandbox.Spec{Screen: sandbox.DefaultScreen}
-		if def != "local" {
-			tmpl.Image = *image
-		}
-		// Warm sandboxes carry the template's labels (the owner's, set
-		// by the provider), not a session's: the session label is only
-		// on sandboxes started for a session.
-		pl := pool.New(providers[def], pool.Config{Specs: []sandbox.Spec{tmpl}, Size: *warm, Logger: log})
-		providers[def] = pl
-		closers = append([]func(context.Context) error{pl.Close}, closers...)
-		log.Info("warm pool", "provider", def, "size", *warm, "image", tmpl.Image, "screen", tmpl.Screen)
-	}
-	met := metrics.New()
-	for name, p := range providers {
-		providers[name] = met.Provider(name, p)
-	}
-	m, err := runner.NewManager(runner.Config{
-		Providers: providers, DefaultProvider: def, DefaultImage: *image,
-		DefaultDialect: *dn, TrajectoryDir: *traj, TrajectoryLimit: *trajLimit, CallTimeout: *callTimeout, Logger: log, OnToolCall: met.ToolCalled,
-	})
-	if err != nil {
-		return err
-	}
+	m, def, images := sb.Manager, sb.Default, sb.Images
 	runs, err := farm.NewRuns(farm.RunsConfig{
 		Manager: m, Dir: *runsDir, TasksRoot: *tasksRoot, Logger: log, OnResult: met.TaskFinished,
 		Apps: func(provider, img string) (task.Apps, error) {

@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/client"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // server is a deskrun serve child process.
@@ -43,7 +43,7 @@ func startServe(t *testing.T, args ...string) *serveProc {
 // to logf.
 func startServeLogging(t *testing.T, logf func(line string), args ...string) *serveProc {
 	t.Helper()
-	testdesk.NeedX(t, "openbox", "xterm")
+	agentdtest.NeedX(t, "openbox", "xterm")
 	cmd := exec.Command(filepath.Join(binDir(t), "deskrun"), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "DESKRUN_TOKEN=")
 	stderr, err := cmd.StderrPipe()

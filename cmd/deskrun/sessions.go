@@ -37,6 +37,10 @@ A client of a deskrun server's API. Verbs:
                                       call a tool with JSON arguments (- reads them from stdin)
   read ID PATH                        a file of the sandbox, to standard output
   write ID PATH [FILE]                write a file of the sandbox from FILE or standard input
+  vnc ID [--listen ADDR] [--view-only]
+                                      forward a local TCP port (default 127.0.0.1:5901) to the
+                                      session's live view (RFB), for native viewers such as
+                                      TigerVNC's: vncviewer 127.0.0.1::5901; until interrupted
 
 Every verb takes --server URL (default $DESKRUN_URL, else http://127.0.0.1:8080)
 and --token T (default $DESKRUN_TOKEN).`
@@ -73,7 +77,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return sc.dispatch(ctx, args, map[string]func(context.Context, []string) error{
 		"list": sc.list, "create": sc.create, "get": sc.get, "delete": sc.delete,
 		"screenshot": sc.screenshot, "recording": sc.recording, "exec": sc.exec, "input": sc.input, "cursor": sc.cursor,
-		"tool": sc.tool, "read": sc.read, "write": sc.write,
+		"tool": sc.tool, "read": sc.read, "write": sc.write, "vnc": sc.vnc,
 	})
 }
 

@@ -8,7 +8,8 @@ interface. This module creates and deletes such sessions over deskrun's REST
 API and tells OSWorld where they are.
 
 Use it without editing OSWorld: ``register()`` makes
-``create_vm_manager_and_provider("deskrun", ...)`` return this provider, and
+``create_vm_manager_and_provider("deskrun", ...)`` return this provider and
+``DesktopEnv(provider_name="deskrun", ...)`` accept the name, and
 ``deskrun_run.py`` calls it before running one of OSWorld's scripts (see the
 README's "OSWorld's harness on deskrun" section).
 
@@ -21,15 +22,23 @@ Settings (environment variables):
 - ``DESKRUN_SANDBOX_PROVIDER``: ``docker`` or ``local``; default the
   server's.
 - ``DESKRUN_IMAGE``: the sandbox image, e.g. ``deskrun/osworld``.
-- ``DESKRUN_SCREEN``: ``WIDTHxHEIGHT``, default ``1920x1080`` (OSWorld's).
+- ``DESKRUN_SCREEN``: ``WIDTHxHEIGHT``, default ``1920x1080`` (OSWorld's),
+  for a provider made without a screen size; under ``DesktopEnv`` the
+  session has DesktopEnv's ``screen_size``.
 - ``DESKRUN_NETWORK``: ``1`` gives the sandbox network egress (tasks that
   download their files need it).
-- ``DESKRUN_SUDO``: ``1`` lets the desktop user run sudo (tasks run
-  ``echo password | sudo -S ...``).
+- ``DESKRUN_SUDO``: the desktop user may run sudo with the password
+  ``password`` (OSWorld's tasks run ``echo {CLIENT_PASSWORD} | sudo -S ...``
+  in their setup; ``deskrun eval`` runs those commands as root). On by
+  default; ``0`` turns it off. Local sandboxes run as the server's own user
+  and cannot grant it, so with ``DESKRUN_SANDBOX_PROVIDER=local`` it is off
+  unless set to ``1``.
 
 Only the Python standard library and ``requests`` are used.
 """
 
+import functools
+import inspect
 import logging
 import os
 import sys
@@ -39,6 +48,10 @@ import requests
 logger = logging.getLogger("desktopenv.providers.deskrun")
 
 PROVIDER_NAME = "deskrun"
+
+# The provider names that mean deskrun's: PROVIDER_NAME and the aliases
+# given to register().
+_names = {PROVIDER_NAME}
 
 try:  # Inside OSWorld, subclass its interfaces; alone, plain classes do.
     from desktop_env.providers.base import Provider as _Provider, VMManager as _VMManager
@@ -86,8 +99,11 @@ class DeskrunClient:
         self._check(resp, "delete session %s" % sid)
 
 
-def _flag(name):
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+def _flag(name, default=False):
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    return value in ("1", "true", "yes", "on")
 
 
 def session_request(screen_size=None):
@@ -103,7 +119,7 @@ def session_request(screen_size=None):
     body["screen"] = {"width": int(screen_size[0]), "height": int(screen_size[1])}
     if _flag("DESKRUN_NETWORK"):
         body["network"] = True
-    if _flag("DESKRUN_SUDO"):
+    if _flag("DESKRUN_SUDO", default=body.get("provider") != "local"):
         body["sudo"] = True
     return body
 
@@ -197,28 +213,80 @@ class DeskrunVMManager(_VMManager):
         return PROVIDER_NAME
 
 
-def register():
-    """Make OSWorld's provider factory answer "deskrun" with this provider.
+class _EnvName(str):
+    """The provider name DesktopEnv's constructor is given for deskrun.
+
+    DesktopEnv accepts only the names of its own providers, read from set
+    literals in its constructor: this name reads "docker" there, the
+    provider whose environments start clean, as a deskrun session does (the
+    first reset runs no revert; one after a used environment makes a fresh
+    session). The provider factory knows it for deskrun's and makes the
+    provider with DesktopEnv's screen size.
+    """
+
+    def __new__(cls, screen_size):
+        name = super().__new__(cls, "docker")
+        name.screen_size = screen_size
+        return name
+
+
+def register(alias=None):
+    """Make OSWorld's harness take "deskrun" as a provider name.
 
     It wraps desktop_env.providers.create_vm_manager_and_provider, and the
-    name desktop_env.desktop_env imported from it, so that
-    ``DesktopEnv(provider_name="deskrun", ...)`` and ``--provider_name
-    deskrun`` work without editing OSWorld. Calling it twice is harmless.
+    name desktop_env.desktop_env imported from it, and DesktopEnv's
+    constructor, so that ``DesktopEnv(provider_name="deskrun", ...)`` and
+    ``--provider_name deskrun`` work without editing OSWorld: the
+    environment's session has DesktopEnv's ``screen_size``, and
+    ``env.provider_name`` reads "deskrun" once it is built. Calling it twice
+    is harmless.
+
+    alias names another provider name that is to mean deskrun's too, for the
+    scripts whose ``--provider_name`` takes only OSWorld's own names (the
+    ``scripts/python/run_multienv*.py`` of OSWorld's tree): with ``alias="docker"``,
+    ``--provider_name docker`` starts deskrun sessions.
     """
+    if alias:
+        _names.add(str(alias).lower().strip())
     import desktop_env.providers as providers
 
     original = providers.create_vm_manager_and_provider
-    if getattr(original, "_deskrun", False):
-        return
+    if not getattr(original, "_deskrun", False):
 
-    def create_vm_manager_and_provider(provider_name, region=None, *args, **kwargs):
-        if str(provider_name).lower().strip() == PROVIDER_NAME:
-            return DeskrunVMManager(), DeskrunProvider(region)
-        return original(provider_name, region, *args, **kwargs)
+        def create_vm_manager_and_provider(provider_name, region=None, *args, **kwargs):
+            if isinstance(provider_name, _EnvName):
+                return DeskrunVMManager(), DeskrunProvider(region, screen_size=provider_name.screen_size)
+            if str(provider_name).lower().strip() in _names:
+                return DeskrunVMManager(), DeskrunProvider(region)
+            return original(provider_name, region, *args, **kwargs)
 
-    create_vm_manager_and_provider._deskrun = True
-    providers.create_vm_manager_and_provider = create_vm_manager_and_provider
+        create_vm_manager_and_provider._deskrun = True
+        providers.create_vm_manager_and_provider = create_vm_manager_and_provider
     module = sys.modules.get("desktop_env.desktop_env")
     if module is None:
         import desktop_env.desktop_env as module
-    module.create_vm_manager_and_provider = create_vm_manager_and_provider
+    module.create_vm_manager_and_provider = providers.create_vm_manager_and_provider
+    env_class = getattr(module, "DesktopEnv", None)
+    if env_class is not None and not getattr(env_class.__init__, "_deskrun", False):
+        _wrap_env_init(env_class)
+
+
+def _wrap_env_init(env_class):
+    """Let env_class's constructor take provider_name "deskrun"."""
+    original = env_class.__init__
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def __init__(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        name = bound.arguments.get("provider_name")
+        if isinstance(name, _EnvName) or not (isinstance(name, str) and name.lower().strip() in _names):
+            return original(self, *args, **kwargs)
+        screen = bound.arguments.get("screen_size")
+        bound.arguments["provider_name"] = _EnvName(tuple(int(v) for v in screen[:2]) if screen else None)
+        original(*bound.args, **bound.kwargs)
+        self.provider_name = PROVIDER_NAME
+
+    __init__._deskrun = True
+    env_class.__init__ = __init__

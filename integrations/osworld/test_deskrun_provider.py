@@ -122,6 +122,31 @@ class ProviderTest(unittest.TestCase):
         self.assertIn("401", str(ctx.exception))
 
 
+class SessionRequestTest(unittest.TestCase):
+    """The session the provider asks for, from the settings."""
+
+    def request(self, screen_size=None, **env):
+        saved = {k: os.environ.pop(k, None) for k in ("DESKRUN_SANDBOX_PROVIDER", "DESKRUN_SUDO", "DESKRUN_SCREEN", "DESKRUN_IMAGE", "DESKRUN_NETWORK")}
+        os.environ.update(env)
+        try:
+            return deskrun_provider.session_request(screen_size)
+        finally:
+            for k in env:
+                os.environ.pop(k, None)
+            os.environ.update({k: v for k, v in saved.items() if v is not None})
+
+    def test_defaults(self):
+        # sudo on, as deskrun eval runs setups' sudo; OSWorld's screen.
+        self.assertEqual(self.request(), {"osworld": True, "screen": {"width": 1920, "height": 1080}, "sudo": True})
+        self.assertNotIn("sudo", self.request(DESKRUN_SUDO="0"))
+        # Local sandboxes cannot grant sudo: off unless asked for.
+        self.assertNotIn("sudo", self.request(DESKRUN_SANDBOX_PROVIDER="local"))
+        self.assertTrue(self.request(DESKRUN_SANDBOX_PROVIDER="local", DESKRUN_SUDO="1")["sudo"])
+        # DesktopEnv's screen size wins over DESKRUN_SCREEN.
+        self.assertEqual(self.request((1280, 720), DESKRUN_SCREEN="800x600")["screen"], {"width": 1280, "height": 720})
+        self.assertEqual(self.request(DESKRUN_SCREEN="800x600")["screen"], {"width": 800, "height": 600})
+
+
 class RegisterTest(unittest.TestCase):
     """register() on a stand-in of OSWorld's desktop_env package layout."""
 
@@ -159,7 +184,14 @@ class RegisterTest(unittest.TestCase):
             self.assertIsInstance(provider, deskrun_provider.DeskrunProvider)
             with self.assertRaises(NotImplementedError):
                 providers.create_vm_manager_and_provider("vmware", None)
+            with self.assertRaises(NotImplementedError):
+                providers.create_vm_manager_and_provider("docker", None)
+            # An alias for scripts that take only OSWorld's own names.
+            deskrun_provider.register("Docker")
+            manager, provider = providers.create_vm_manager_and_provider("docker", None, use_proxy=False)
+            self.assertIsInstance(provider, deskrun_provider.DeskrunProvider)
         finally:
+            deskrun_provider._names.discard("docker")
             sys.path.remove(root)
             for m in [m for m in sys.modules if m == "desktop_env" or m.startswith("desktop_env.")]:
                 del sys.modules[m]

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -81,6 +83,11 @@ func (h HTTP) Step(ctx context.Context, req Request) (Response, error) {
 	}
 	resp, err := hc.Do(hr)
 	if err != nil {
+		// net/http's error names the URL with its query.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = Redact(ue.URL)
+		}
 		return Response{}, fmt.Errorf("agent server %s: %w", Redact(h.URL), err)
 	}
 	defer resp.Body.Close()

@@ -83,8 +83,11 @@ func FromSpec(spec string, o SpecOptions) (Agent, error) {
 
 // Redact returns an agent spec fit to store, log and show: an http(s) URL
 // loses its user information (user names and passwords are credentials,
-// such as http://u:pass@host/ or https://token@host/), its query values
-// are kept. Other specs are returned as they are.
+// such as http://u:pass@host/ or https://token@host/) and the values of
+// query parameters whose names speak of a secret (key, token, secret,
+// pass, pwd, auth, sig, cred, session, cookie: ?key=, ?api_key=,
+// ?access_token=, ?X-Amz-Signature=), which become "xxxxx"; other query
+// values are kept. Other specs are returned as they are.
 func Redact(spec string) string {
 	if !strings.HasPrefix(spec, "http://") && !strings.HasPrefix(spec, "https://") {
 		return spec
@@ -95,9 +98,43 @@ func Redact(spec string) string {
 		scheme, _, _ := strings.Cut(spec, "://")
 		return scheme + "://(unparsable URL)"
 	}
-	if u.User == nil {
+	changed := false
+	if u.User != nil {
+		u.User = url.User("xxxxx")
+		changed = true
+	}
+	if u.RawQuery != "" {
+		q, err := url.ParseQuery(u.RawQuery)
+		if err != nil {
+			u.RawQuery = "(unparsable query)"
+			changed = true
+		}
+		for k, vs := range q {
+			if secretParam(k) {
+				for i := range vs {
+					vs[i] = "xxxxx"
+				}
+				changed = true
+			}
+		}
+		if err == nil && changed {
+			u.RawQuery = q.Encode()
+		}
+	}
+	if !changed {
 		return spec
 	}
-	u.User = url.User("xxxxx")
 	return u.String()
+}
+
+// secretParam reports whether a query parameter's name speaks of a
+// secret.
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"key", "token", "secret", "pass", "pwd", "auth", "sig", "cred", "session", "cookie"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/pick"
 )
 
 // control types of Windows UI Automation (seeds/003 names them) and the
@@ -35,10 +36,14 @@ func roleMatches(want, role string) bool {
 	return false
 }
 
-// findElement looks an element up by name (case-insensitive, partial;
-// exact names first), role and id among the desktop's interactable
-// elements.
-func findElement(ctx context.Context, ax Accessible, m map[string]any) (api.Element, string, error) {
+// findElement looks an element up by name, role and id among the
+// desktop's interactable elements, as a person would (package pick): an
+// exact name before a prefix before a substring (case-insensitive), then
+// the element that can take the verb (an entry for typing, something with
+// a click or press action for clicking) before static text and labels;
+// several equally good candidates are answered with their list, not a
+// guess.
+func findElement(ctx context.Context, ax Accessible, m map[string]any, verb pick.Verb) (api.Element, string, error) {
 	name, _ := m["name"].(string)
 	role, _ := m["role"].(string)
 	id, _ := m["automationId"].(string)
@@ -49,27 +54,33 @@ func findElement(ctx context.Context, ax Accessible, m map[string]any) (api.Elem
 	if err != nil {
 		return api.Element{}, "", err
 	}
-	n := strings.ToLower(strings.TrimSpace(name))
-	var best *api.Element
-	for i := range a.Elements {
-		e := &a.Elements[i]
-		if id != "" && e.ID != id || !roleMatches(role, e.Role) || n != "" && !strings.Contains(strings.ToLower(e.Name), n) {
+	var els []api.Element
+	var cands []pick.Candidate
+	for _, e := range a.Elements {
+		if id != "" && e.ID != id || !roleMatches(role, e.Role) {
 			continue
 		}
-		if best == nil || n != "" && strings.ToLower(strings.TrimSpace(e.Name)) == n && strings.ToLower(strings.TrimSpace(best.Name)) != n {
-			best = e
-		}
+		els = append(els, e)
+		cands = append(cands, pick.Candidate{Name: e.Name, Role: e.Role, Actions: e.Actions, States: e.States})
 	}
-	if best == nil {
+	r := pick.Choose(name, verb, cands)
+	if len(r.Tied) > 0 {
+		return api.Element{}, fmt.Sprintf("%d elements match name %q equally well (%s match); say which with automationId (or role): %s", len(r.Tied), name, r.Match,
+			pick.Describe(len(r.Tied), func(i int) string {
+				e := els[r.Tied[i]]
+				return fmt.Sprintf("%s %q at (%d, %d) automationId=%s", e.Role, e.Name, e.Bounds.X+e.Bounds.W/2, e.Bounds.Y+e.Bounds.H/2, e.ID)
+			})), nil
+	}
+	if r.Index < 0 {
 		var crit []string
-		for k, v := range map[string]string{"name": name, "role": role, "automationId": id} {
-			if v != "" {
-				crit = append(crit, fmt.Sprintf("%s %q", k, v))
+		for _, kv := range [][2]string{{"name", name}, {"role", role}, {"automationId", id}} {
+			if kv[1] != "" {
+				crit = append(crit, fmt.Sprintf("%s %q", kv[0], kv[1]))
 			}
 		}
 		return api.Element{}, fmt.Sprintf("no element on the screen matches %s; take a screenshot or check the names", strings.Join(crit, " and ")), nil
 	}
-	return *best, "", nil
+	return els[r.Index], "", nil
 }
 
 // elementTool answers click_element and type_into_element.
@@ -78,7 +89,11 @@ func elementTool(ctx context.Context, d Desktop, name string, m map[string]any) 
 	if !ok {
 		return errorResult(name + " is not available: this desktop has no accessibility tree"), nil
 	}
-	e, msg, err := findElement(ctx, ax, m)
+	verb := pick.Click
+	if name == "type_into_element" {
+		verb = pick.Type
+	}
+	e, msg, err := findElement(ctx, ax, m, verb)
 	if err != nil {
 		return axError(err)
 	}

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	agentdclient "github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // eventWindow is a Tk window that appends the wheel buttons and keys it
@@ -42,11 +42,11 @@ type realDesk struct {
 }
 
 func startRealDesk(t *testing.T) *realDesk {
-	testdesk.NeedX(t, "openbox", "python3", "xwininfo", "xprop", "xterm", "xmessage", "xdotool")
+	agentdtest.NeedX(t, "openbox", "python3", "xwininfo", "xprop", "xterm", "xmessage", "xdotool")
 	if err := exec.Command("python3", "-c", "import tkinter").Run(); err != nil {
 		t.Fatal("python3 has no tkinter (scripts/install-deps.sh installs python3-tk)")
 	}
-	dk := testdesk.StartAgentd(t, "--wm", "openbox")
+	dk := agentdtest.StartAgentd(t, "--wm", "openbox")
 	return &realDesk{t: t, c: agentdclient.NewClient(dk.URL, dk.Token, nil), home: dk.Home, st: &State{}}
 }
 
@@ -276,7 +276,7 @@ func TestOpenTerminalOnARealDesktop(t *testing.T) {
 // program of its own, reports them.
 func TestMouseWheelSidewaysReachesXev(t *testing.T) {
 	r := startRealDesk(t)
-	testdesk.NeedX(t, "xev")
+	agentdtest.NeedX(t, "xev")
 	out := filepath.Join(r.home, "xev.txt")
 	r.sh(fmt.Sprintf("setsid xev -name deskrun-xev -geometry 300x200+40+40 >%s 2>&1 </dev/null &", out))
 	r.waitFor("xev's window", func() bool { return !r.call("bind_window", `{"action":"bind","title":"deskrun-xev"}`).IsError })

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/deskrun/deskrun/internal/testdesk"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(agentdtest.Main(m)) }

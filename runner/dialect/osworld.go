@@ -11,7 +11,7 @@ import (
 
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/api/tool"
-	"github.com/deskrun/deskrun/runner/pyvalue"
+	"github.com/deskrun/deskrun/internal/py"
 	"github.com/deskrun/deskrun/x11/keysym"
 )
 
@@ -135,7 +135,7 @@ func compileOSWorld(name string, args json.RawMessage) (Plan, error) {
 	if p.has("pause") {
 		f, ok := number(p["pause"])
 		if !ok || f < 0 || f > 3600 {
-			return Plan{}, toolErrorf("Invalid pause '%s'. Must be a number of seconds between 0 and 3600.", pyStr(p["pause"]))
+			return Plan{}, toolErrorf("Invalid pause '%s'. Must be a number of seconds between 0 and 3600.", py.Str(p["pause"]))
 		}
 		pause = f
 	}
@@ -205,7 +205,7 @@ func osworldXY(p osworldParams) (x, y *int, err error) {
 	for i, k := range []string{"x", "y"} {
 		f, ok := number(p[k])
 		if !ok {
-			return nil, nil, toolErrorf("Invalid %s '%s'. Must be a number.", k, pyStr(p[k]))
+			return nil, nil, toolErrorf("Invalid %s '%s'. Must be a number.", k, py.Str(p[k]))
 		}
 		out[i] = roundPixel(f)
 	}
@@ -219,7 +219,7 @@ func validButton(p osworldParams) error {
 	if b, ok := p["button"].(string); ok && (b == "left" || b == "right" || b == "middle") {
 		return nil
 	}
-	return toolErrorf("Invalid button '%s'. Must be 'left', 'right', or 'middle'.", pyStr(p["button"]))
+	return toolErrorf("Invalid button '%s'. Must be 'left', 'right', or 'middle'.", py.Str(p["button"]))
 }
 
 func osworldMove(p osworldParams) (Plan, error) {
@@ -247,7 +247,7 @@ func osworldClick(p osworldParams) (Plan, error) {
 	if p.has("num_clicks") {
 		f, ok := number(p["num_clicks"])
 		if !ok || (f != 1 && f != 2 && f != 3) {
-			return Plan{}, toolErrorf("Invalid num_clicks '%s'. Must be 1, 2, or 3.", pyStr(p["num_clicks"]))
+			return Plan{}, toolErrorf("Invalid num_clicks '%s'. Must be 1, 2, or 3.", py.Str(p["num_clicks"]))
 		}
 		count = int(f)
 	}
@@ -275,7 +275,7 @@ func osworldUpDown(p osworldParams) (string, error) {
 			return u, nil
 		}
 	}
-	return "", toolErrorf("Invalid action '%s'. Must be 'down' or 'up'.", pyStr(p["action"]))
+	return "", toolErrorf("Invalid action '%s'. Must be 'down' or 'up'.", py.Str(p["action"]))
 }
 
 func osworldButton(p osworldParams) (Plan, error) {
@@ -344,10 +344,10 @@ func osworldScroll(p osworldParams) (Plan, error) {
 		}
 		f, ok := number(p[k])
 		if !ok || f != math.Trunc(f) {
-			return Plan{}, toolErrorf("Invalid %s '%s'. Must be an integer.", k, pyStr(p[k]))
+			return Plan{}, toolErrorf("Invalid %s '%s'. Must be an integer.", k, py.Str(p[k]))
 		}
 		if math.Abs(f) > osworldMaxScroll {
-			return Plan{}, toolErrorf("Invalid %s '%s'. Must be an integer between -%d and %d.", k, pyStr(p[k]), osworldMaxScroll, osworldMaxScroll)
+			return Plan{}, toolErrorf("Invalid %s '%s'. Must be an integer between -%d and %d.", k, py.Str(p[k]), osworldMaxScroll, osworldMaxScroll)
 		}
 		d[i] = int(f)
 	}
@@ -384,7 +384,7 @@ func osworldType(p osworldParams) (Plan, error) {
 	}
 	text, ok := p["text"].(string)
 	if !ok {
-		return Plan{}, toolErrorf("Invalid text '%s'. Must be a string.", pyStr(p["text"]))
+		return Plan{}, toolErrorf("Invalid text '%s'. Must be a string.", py.Str(p["text"]))
 	}
 	plan := Plan{Action: osworldAction("TYPING", p, "text")}
 	if text != "" {
@@ -401,22 +401,14 @@ func osworldType(p osworldParams) (Plan, error) {
 // as valid).
 func osworldKey(v any, msg string) (x, unpressable string, err error) {
 	k, ok := v.(string)
-	if !ok || !keysym.IsPyautoguiKey(pyLower(k)) {
-		return "", "", toolErrorf(msg, pyStr(v))
+	if !ok || !keysym.IsPyautoguiKey(py.Lower(k)) {
+		return "", "", toolErrorf(msg, py.Str(v))
 	}
 	x, err = pyautoguiKey(k)
 	if err != nil {
 		return "", fmt.Sprintf("Key '%s' cannot be pressed: %v", k, err), nil
 	}
 	return x, "", nil
-}
-
-// pyLower lower-cases s as Python's str.lower does. Go's strings.ToLower
-// uses the simple case mapping, which differs in one way that matters
-// for KEYBOARD_KEYS: Python lowers U+0130 (İ) to "i" plus a combining dot,
-// not to "i".
-func pyLower(s string) string {
-	return strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307"))
 }
 
 const invalidKey = "Invalid key '%s'. Must be one of the valid keyboard keys."
@@ -494,7 +486,7 @@ func osworldControl(p osworldParams, pause float64) (Plan, error) {
 	s, _ := p["action"].(string)
 	switch u := strings.ToUpper(s); {
 	case !isString(p["action"]) || (u != "WAIT" && u != "DONE" && u != "FAIL"):
-		return Plan{}, toolErrorf("Invalid action '%s'. Must be 'wait', 'done', or 'fail'.", pyStr(p["action"]))
+		return Plan{}, toolErrorf("Invalid action '%s'. Must be 'wait', 'done', or 'fail'.", py.Str(p["action"]))
 	case u == "WAIT":
 		if !p.has("pause") {
 			pause = osworldWaitDefault
@@ -539,17 +531,9 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // number returns a decoded JSON number (not a bool) with a finite value
-// as float64; see [pyvalue.Finite].
-func number(v any) (float64, bool) { return pyvalue.Finite(v) }
-
-// pyStr renders a decoded JSON value as Python's str() renders the value
-// json.loads gives, so messages read as OSWorld's do ('1.5', 'True',
-// 'None', "['ctrl', 'c']"); see [pyvalue.Str].
-func pyStr(v any) string { return pyvalue.Str(v) }
-
-// pyRepr is Python's repr(v); see [pyvalue.Repr].
-func pyRepr(v any) string { return pyvalue.Repr(v) }
+// as float64; see [py.Finite].
+func number(v any) (float64, bool) { return py.Finite(v) }
 
 // pyType names the Python type json.loads gives for v; see
-// [pyvalue.Type].
-func pyType(v any) string { return pyvalue.Type(v) }
+// [py.Type].
+func pyType(v any) string { return py.Type(v) }

@@ -1,6 +1,7 @@
 package farm
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -153,6 +154,8 @@ func WriteMarkdown(w io.Writer, title string, results []Result) error {
 				100*s.SuccessRate, s.MeanScore, ciMD(s.MeanScoreCI), seconds(s.P50MS))
 		}
 	}
+	g := GradingOf(results)
+	fmt.Fprintf(&b, "\nGraded as OSWorld %s; the run's %d task files' SHA-256: `%s`.\n", mdEscape(cmp.Or(g.OSWorld, "(not recorded)")), g.Tasks, g.TasksSHA256)
 	if all.InputTokens+all.OutputTokens+all.CacheReadTokens+all.CacheWriteTokens > 0 {
 		fmt.Fprintf(&b, "\nModel tokens: %d in, %d out, %d read from and %d written to the prompt cache; cost **$%.4f**.\n", all.InputTokens, all.OutputTokens, all.CacheReadTokens, all.CacheWriteTokens, all.CostUSD)
 	}
@@ -216,6 +219,12 @@ func WriteComparisonMarkdown(w io.Writer, title string, c Comparison) error {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(d.ID), mdEscape(d.Domain), d.Change, trialsText(d.Base), trialsText(d.New), mdEscape(why))
 		}
 		b.WriteString("\n</details>\n")
+	}
+	if c.BaseGrading.OSWorld != c.NewGrading.OSWorld {
+		fmt.Fprintf(&b, "\n⚠️ The runs were graded under different OSWorld trees: %s (base), %s (new).\n", mdEscape(cmp.Or(c.BaseGrading.OSWorld, "not recorded")), mdEscape(cmp.Or(c.NewGrading.OSWorld, "not recorded")))
+	}
+	if len(c.FilesChanged) > 0 {
+		fmt.Fprintf(&b, "\n⚠️ %d tasks of both runs have different task files (their scores grade different tasks): %s.\n", len(c.FilesChanged), mdEscape(strings.Join(c.FilesChanged, ", ")))
 	}
 	fmt.Fprintf(&b, "\n<sub>Significance: %s.</sub>\n", c.Method)
 	_, err := io.WriteString(w, b.String())

@@ -2,6 +2,8 @@ package farm
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -10,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deskrun/deskrun/runner/task"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -25,7 +29,9 @@ func suiteRun(n, trials int, pass func(i, k int) bool) []Result {
 		}
 		for k := range trials {
 			r := Result{ID: fmt.Sprintf("task-%02d", i), Domain: dom, Status: StatusFailed, DurationMS: int64(1000 + 10*i), Steps: 3, Attempts: 1,
-				Detail: fmt.Sprintf("exact_match: got 'no\\n', want 'yes\\n' (task %d)", i)}
+				Detail: fmt.Sprintf("exact_match: got 'no\\n', want 'yes\\n' (task %d)", i), OSWorld: task.OSWorldCommit}
+			sum := sha256.Sum256([]byte(r.ID))
+			r.TaskSHA256 = hex.EncodeToString(sum[:])
 			if trials > 1 {
 				r.Trial = k + 1
 			}

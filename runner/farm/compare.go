@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -76,6 +77,13 @@ type Comparison struct {
 	Domains []DomainDelta `json:"domains"`
 	// Overall is the "all" row of Domains.
 	Overall DomainDelta `json:"overall"`
+	// BaseGrading and NewGrading name what each run was graded against
+	// ([GradingOf]); FilesChanged lists, sorted, the tasks both runs have
+	// whose task files differ (their task_sha256): their scores grade
+	// different tasks.
+	BaseGrading  Grading  `json:"base_grading"`
+	NewGrading   Grading  `json:"new_grading"`
+	FilesChanged []string `json:"files_changed,omitempty"`
 }
 
 // Regressed reports whether the new run is significantly worse overall.
@@ -136,7 +144,54 @@ func Compare(base, new []Result) Comparison {
 	}
 	out.Overall = domainDelta("all", out.Tasks)
 	out.Domains = append(out.Domains, out.Overall)
+	out.BaseGrading, out.NewGrading = GradingOf(base), GradingOf(new)
+	out.FilesChanged = filesChanged(base, new)
 	return out
+}
+
+// filesChanged lists, sorted, the ids of the tasks both runs have whose
+// task files' SHA-256 differ (a task without one in either run is not
+// compared).
+func filesChanged(base, new []Result) []string {
+	sums := func(rs []Result) map[string][]string {
+		m := map[string][]string{}
+		for _, r := range rs {
+			if r.TaskSHA256 != "" && !slices.Contains(m[r.ID], r.TaskSHA256) {
+				m[r.ID] = append(m[r.ID], r.TaskSHA256)
+			}
+		}
+		return m
+	}
+	b, n := sums(base), sums(new)
+	var out []string
+	for id, bs := range b {
+		ns, ok := n[id]
+		if !ok {
+			continue
+		}
+		slices.Sort(bs)
+		slices.Sort(ns)
+		if !slices.Equal(bs, ns) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// gradingText says whether two runs graded the same task files under the
+// same OSWorld tree, and which tasks' files differ.
+func gradingText(c Comparison) string {
+	b, n := c.BaseGrading, c.NewGrading
+	var s strings.Builder
+	fmt.Fprintf(&s, "base: %s\nnew:  %s\n", b, n)
+	if b.OSWorld != n.OSWorld {
+		s.WriteString("the runs were graded under different OSWorld trees\n")
+	}
+	if len(c.FilesChanged) > 0 {
+		fmt.Fprintf(&s, "%d tasks of both runs have different task files (their scores grade different tasks): %s\n", len(c.FilesChanged), strings.Join(c.FilesChanged, ", "))
+	}
+	return s.String()
 }
 
 func change(d *TaskDelta) string {
@@ -230,6 +285,9 @@ func WriteComparison(w io.Writer, c Comparison) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+	}
+	if _, err := fmt.Fprintf(w, "\n%s", gradingText(c)); err != nil {
+		return err
 	}
 	_, err := fmt.Fprintf(w, "\nsignificance: %s\n", c.Method)
 	return err

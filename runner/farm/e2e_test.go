@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"image/png"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -21,7 +22,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/internal/testdesk"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/agent"
 	"github.com/deskrun/deskrun/runner/task"
@@ -35,20 +36,20 @@ import (
 // real runner, local sandboxes (agentd with its own Xvfb and openbox),
 // and the agentd and deskrun binaries TestMain builds.
 
-func TestMain(m *testing.M) { os.Exit(testdesk.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(agentdtest.Main(m)) }
 
 // needSandboxes fails the test (skips it in -short mode) when local
 // sandboxes cannot run here, and returns the agentd the shared harness
 // built.
 func needSandboxes(t testing.TB) string {
 	t.Helper()
-	return testdesk.Agentd(t)
+	return agentdtest.Agentd(t)
 }
 
 // deskrunBin is the deskrun command, built once per test binary.
 func deskrunBin(t testing.TB) string {
 	t.Helper()
-	return testdesk.Build(t, "github.com/deskrun/deskrun/cmd/deskrun")
+	return agentdtest.Build(t, "github.com/deskrun/deskrun/cmd/deskrun")
 }
 
 // testProvider is the local provider, with every sandbox's home under
@@ -66,7 +67,7 @@ func newTestProvider(t testing.TB) *testProvider {
 	t.Helper()
 	needSandboxes(t)
 	home := t.TempDir()
-	lp, err := local.NewWithConfig(local.Config{AgentdPath: testdesk.Agentd(t), WM: "openbox", TempDir: home})
+	lp, err := local.NewWithConfig(local.Config{AgentdPath: agentdtest.Agentd(t), WM: "openbox", TempDir: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,9 +178,17 @@ func checkResultsFile(t *testing.T, out string, tasks []*task.Task) []Result {
 		seen[r.ID] = true
 		results = append(results, r)
 	}
+	sums := map[string]string{}
 	for _, tk := range tasks {
 		if !seen[tk.ID] {
 			t.Errorf("results.jsonl has no line for %s", tk.ID)
+		}
+		sums[tk.ID] = tk.SHA256
+	}
+	// Each line names the task file it graded and the OSWorld tree.
+	for _, r := range results {
+		if r.TaskSHA256 != sums[r.ID] || r.OSWorld != task.OSWorldCommit {
+			t.Errorf("%s: task_sha256 %q osworld %q, want %q and %q", r.ID, r.TaskSHA256, r.OSWorld, sums[r.ID], task.OSWorldCommit)
 		}
 	}
 	return results
@@ -461,7 +470,7 @@ func TestEvalCommand(t *testing.T) {
 	needSandboxes(t)
 	tmp := t.TempDir()
 	out := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--tasks", "../../tasks", "--only", "files-*,shell-*", "--provider", "local", "--agentd", testdesk.Agentd(t), "--parallel", "2", "--out", out}
+	args := []string{"eval", "--tasks", "../../tasks", "--only", "files-*,shell-*", "--provider", "local", "--agentd", agentdtest.Agentd(t), "--parallel", "2", "--out", out}
 	env := append(os.Environ(), "TMPDIR="+tmp)
 
 	cmd := exec.CommandContext(t.Context(), deskrunBin(t), args...)
@@ -522,6 +531,53 @@ func TestEvalCommand(t *testing.T) {
 	if n := strings.Count(stderr2.String(), "\n"); n < 21-len(first) {
 		t.Errorf("resumed eval printed %d progress lines for %d tasks:\n%s", n, 21-len(first), stderr2.String())
 	}
+}
+
+// TestEvalResumeReapsAKilledRun: an eval killed outright (SIGKILL) cannot
+// delete its sandboxes; the next eval of its run folder removes them
+// before it finishes the run, and a second eval of a folder in use is
+// refused.
+func TestEvalResumeReapsAKilledRun(t *testing.T) {
+	needSandboxes(t)
+	tmp := t.TempDir()
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--tasks", "../../tasks", "--only", "files-*", "--provider", "local", "--agentd", agentdtest.Agentd(t), "--parallel", "2", "--out", out}
+	env := append(os.Environ(), "TMPDIR="+tmp)
+
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), args...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), " passed ") {
+			break
+		}
+	}
+	second := exec.CommandContext(t.Context(), deskrunBin(t), append(args, "--resume")...)
+	second.Env = env
+	if b, err := second.CombinedOutput(); err == nil || !strings.Contains(string(b), "another deskrun eval is running") {
+		t.Errorf("a second eval of the folder in use: %v\n%s", err, b)
+	}
+	cmd.Process.Kill()
+	go io.Copy(io.Discard, stderr)
+	cmd.Wait()
+	homes, _ := filepath.Glob(filepath.Join(tmp, "deskrun-sandbox-*"))
+	if len(homes) == 0 {
+		t.Fatal("the killed eval left no sandbox: the test shows nothing")
+	}
+
+	cmd = exec.CommandContext(t.Context(), deskrunBin(t), append(args, "--resume")...)
+	cmd.Env = env
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("resumed eval: %v\n%s", err, b)
+	}
+	checkNoLeftovers(t, tmp)
 }
 
 // TestWarmPool runs tasks on sandboxes a pool started ahead of them.
@@ -615,7 +671,7 @@ func TestEvalCIOutputs(t *testing.T) {
 	needSandboxes(t)
 	dir := t.TempDir()
 	out, junit, md := filepath.Join(dir, "run"), filepath.Join(dir, "junit.xml"), filepath.Join(dir, "summary.md")
-	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes", "--provider", "local", "--agentd", testdesk.Agentd(t),
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes", "--provider", "local", "--agentd", agentdtest.Agentd(t),
 		"--trials", "2", "--junit", junit, "--markdown", md, "--fail-under", "1", "--out", out)
 	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
 	b, err := cmd.CombinedOutput()
@@ -665,7 +721,7 @@ func TestExampleAgentServer(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	out := filepath.Join(dir, "run")
-	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes,shell-md5sum,infeasible-*", "--provider", "local", "--agentd", testdesk.Agentd(t),
+	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes,shell-md5sum,infeasible-*", "--provider", "local", "--agentd", agentdtest.Agentd(t),
 		"--agent", "http://"+addr+"/step", "--agent-token", "s3cret", "--fail-under", "1", "--out", out)
 	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -687,18 +743,18 @@ func TestExampleAgentServer(t *testing.T) {
 // the report embeds the video, and no encoder or sandbox process is left.
 func TestEvalRecord(t *testing.T) {
 	needSandboxes(t)
-	testdesk.NeedProgram(t, "ffmpeg")
+	agentdtest.NeedProgram(t, "ffmpeg")
 	tmp := t.TempDir()
 	out := filepath.Join(t.TempDir(), "run")
 	cmd := exec.CommandContext(t.Context(), deskrunBin(t), "eval", "--tasks", "../../tasks", "--only", "files-copy-notes",
-		"--provider", "local", "--agentd", testdesk.Agentd(t), "--record", "--out", out)
+		"--provider", "local", "--agentd", agentdtest.Agentd(t), "--record", "--out", out)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("eval --record: %v\n%s", err, b)
 	}
 	checkNoLeftovers(t, tmp)
 	dir := filepath.Join(out, "files-copy-notes")
-	v := testdesk.Probe(t, filepath.Join(dir, RecordingFile))
+	v := agentdtest.Probe(t, filepath.Join(dir, RecordingFile))
 	if v.Codec != "vp8" || v.Frames < 2 || v.Duration <= 0 {
 		t.Errorf("the task's video: %+v", v)
 	}

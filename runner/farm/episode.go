@@ -36,6 +36,19 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	cfg := f.cfg
 	o.ID, o.Domain, o.Trial, o.Instruction = t.ID, t.Domain, j.trial, t.Instruction
 	teardown = func() {}
+	live := api.LiveTask{Task: o.Dir(), ID: t.ID, Instruction: t.Instruction, Phase: api.PhaseStarting, StartedAt: time.Now().UTC()}
+	progress := func(phase string, step int) {
+		if cfg.OnProgress != nil {
+			live.Phase, live.Step = phase, step
+			cfg.OnProgress(Progress{LiveTask: live})
+		}
+	}
+	progress(api.PhaseStarting, 0)
+	defer func() {
+		if cfg.OnProgress != nil {
+			cfg.OnProgress(Progress{LiveTask: live, Ended: true})
+		}
+	}()
 	// The task's time starts when its sandbox is up (below): a sandbox
 	// waiting for room (a cluster's quota or nodes) is queued, not late.
 	// Each provider bounds its own start.
@@ -75,6 +88,7 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	}
 	defer traj.close()
 	opts := cfg.TaskOptions
+	opts.HostBytes = task.NewHostBytes(cfg.MaxTaskBytes, "a task", f.bytes)
 	if opts.CacheDir == "" {
 		opts.CacheDir = filepath.Join(dir, "cache")
 	}
@@ -104,6 +118,8 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 		sess.RecordTo(filepath.Join(dir, RecordingFile))
 		traj.videoStart = sess.Info().RecordingStartedAt
 	}
+	live.Session = sess.ID()
+	progress(api.PhaseSetup, 0)
 	teardown = func() {
 		// Long enough to save a video too.
 		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
@@ -123,7 +139,7 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 		return fail(StatusSetupError, "setup", err), teardown
 	}
 
-	ep := episode{f: f, t: t, sess: sess, traj: traj, o: &o}
+	ep := episode{f: f, t: t, sess: sess, traj: traj, o: &o, progress: progress}
 	// What setup started draws asynchronously (a browser's window is
 	// listed before its page is painted): the desktop gets the settle
 	// time before the agent's first look too, as OSWorld's runners pause
@@ -137,9 +153,11 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
+	progress(api.PhaseActing, 0)
 	if err := ep.run(tctx); err != nil {
 		return fail(ep.status, ep.what, err), teardown
 	}
+	progress(api.PhaseGrading, ep.step)
 	// Before grading: the settle after the agent's last step that drove
 	// the desktop waited for its commands and the screen; where that ran
 	// out of time, grading waits longer (a build typed last, say).
@@ -186,6 +204,8 @@ type episode struct {
 	traj *trajectory
 	o    *outcome
 	step int // steps taken
+	// progress reports the attempt's phase and steps.
+	progress func(phase string, step int)
 
 	// status and what classify run's error.
 	status, what string
@@ -303,6 +323,7 @@ func (ep *episode) run(ctx context.Context) error {
 		history = append(history, turn)
 		ep.step++
 		ep.o.Steps = ep.step
+		ep.progress(api.PhaseActing, ep.step)
 		switch {
 		case ended != "":
 		case resp.Fail:

@@ -111,8 +111,15 @@ type Config struct {
 	// Manager's default.
 	Dialect string
 	// TaskOptions are passed to task setup and grading. An empty
-	// CacheDir means <Out>/<task>/cache.
+	// CacheDir means <Out>/<task>/cache; HostBytes is the farm's (below).
 	TaskOptions task.Options
+	// MaxTaskBytes bounds the bytes one attempt copies to this host
+	// (files fetched from its sandbox, downloads, command output kept as
+	// files; default [task.DefaultTaskBytes]), MaxRunBytes those of the
+	// whole run (default 32 GiB). A copy that would pass either fails its
+	// step or getter with the reason.
+	MaxTaskBytes int64
+	MaxRunBytes  int64
 
 	// Prices turn the model tokens agents report into money (default
 	// [agent.DefaultPrices]).
@@ -128,6 +135,18 @@ type Config struct {
 	// is appended to results.jsonl, from the task's goroutine: it must be
 	// safe for concurrent use.
 	OnResult func(Result)
+	// OnProgress, when set, is called as an attempt at a task moves on:
+	// its sandbox starting, set up, each step of the agent, grading, and
+	// once more with Ended when the attempt is over, from the task's
+	// goroutine: it must be safe for concurrent use.
+	OnProgress func(Progress)
+}
+
+// Progress is the state of an attempt at a task ([Config.OnProgress]).
+type Progress struct {
+	api.LiveTask
+	// Ended says the attempt is over (its result, if any, follows).
+	Ended bool
 }
 
 func (c Config) withDefaults() Config {
@@ -142,6 +161,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = 30
+	}
+	if c.MaxTaskBytes <= 0 {
+		c.MaxTaskBytes = task.DefaultTaskBytes
+	}
+	if c.MaxRunBytes <= 0 {
+		c.MaxRunBytes = DefaultRunBytes
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 10 * time.Minute
@@ -216,6 +241,11 @@ type Result struct {
 	Error string `json:"error,omitempty"`
 	// Detail says why grading gave less than 1, when a metric knows.
 	Detail string `json:"detail,omitempty"`
+	// TaskSHA256 is the SHA-256 of the task file (empty for a task not
+	// read from a file); OSWorld the tree deskrun's grading follows
+	// (task.OSWorldCommit).
+	TaskSHA256 string `json:"task_sha256,omitempty"`
+	OSWorld    string `json:"osworld,omitempty"`
 	// DurationMS is the time from the first attempt's start to the
 	// result, retries included.
 	DurationMS int64 `json:"duration_ms"`
@@ -339,7 +369,7 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 		}
 		cfg.Logger.InfoContext(ctx, "task finished", "task", r.ID, "status", r.Status, "score", r.Score, "steps", r.Steps, "attempts", r.Attempts, "err", r.Error)
 	}
-	f := &farm{cfg: cfg, prog: prog}
+	f := &farm{cfg: cfg, prog: prog, bytes: task.NewHostBytes(cfg.MaxRunBytes, "the run", nil)}
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallel)
 	for _, j := range todo {
@@ -414,12 +444,23 @@ func (r Result) Dir() string {
 type farm struct {
 	cfg  Config
 	prog *progress
+	// bytes bounds what the run's tasks copy to this host.
+	bytes *task.HostBytes
 }
+
+// DefaultRunBytes is [Config.MaxRunBytes]'s default.
+const DefaultRunBytes = 32 << 30
 
 // runTask runs t, retrying infrastructure failures, and emits its result
 // unless ctx ended first. The result is emitted as soon as it is known,
 // before the sandbox is stopped.
-func (f *farm) runTask(ctx context.Context, j job, emit func(Result)) {
+func (f *farm) runTask(ctx context.Context, j job, emitResult func(Result)) {
+	// Every result names the task file it graded and the OSWorld tree
+	// the grading follows.
+	emit := func(r Result) {
+		r.TaskSHA256, r.OSWorld = j.t.SHA256, task.OSWorldCommit
+		emitResult(r)
+	}
 	f.prog.started()
 	defer f.prog.ended()
 	start := time.Now()

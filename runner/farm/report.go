@@ -20,6 +20,12 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"secs": seconds,
 	"clip": func(s string) string { return oneLine(s, 600) },
 	"str":  func(b []byte) string { return string(b) },
+	"short": func(sum string) string {
+		if len(sum) > shortSHA {
+			return sum[:shortSHA]
+		}
+		return sum
+	},
 	"at": func(ms *int64) string {
 		if ms == nil {
 			return ""
@@ -67,6 +73,7 @@ function seek(a) {
 </head><body>
 <h1>deskrun run report</h1>
 <p class="meta">{{.TaskCount}} tasks{{if .Trials}} × {{.Trials}} trials{{end}}, written {{.Written}}.</p>
+{{with .Grading}}<p class="meta" id="grading">Graded as OSWorld {{or .OSWorld "(not recorded)"}}; the run's {{.Tasks}} task files' SHA-256: <code>{{.TasksSHA256}}</code></p>{{end}}
 <p id="missing" hidden><b>0</b> screenshots could not be shown: keep report.html beside the task folders of its run directory.</p>
 <h2>Summary</h2>
 <table id="summary"><tr><th class="l">domain</th><th>tasks</th>{{if .Trials}}<th>trials</th>{{end}}<th>passed</th><th>errors</th><th>skipped</th><th>success</th>{{if .Trials}}<th>pass@k</th><th>pass^k</th>{{end}}<th>mean score</th><th>95% interval</th><th>p50 time</th><th>p95 time</th><th>p50 steps</th><th>p95 steps</th></tr>
@@ -84,8 +91,8 @@ function seek(a) {
 {{end}}</svg></figure>
 </div>
 <h2>Tasks</h2>
-<table id="tasks"><tr><th class="l">task</th><th class="l">domain</th><th class="l">{{if .Trials}}trials{{else}}status{{end}}</th><th>score</th><th>time</th><th class="l">instruction</th><th class="l">why not passed</th></tr>
-{{range .Rows}}<tr><td class="l">{{.ID}}</td><td class="l">{{.Domain}}</td><td class="l">{{range .Results}}<a href="#{{.Dir}}" class="chip {{.R.Status}}" title="{{.R.Status}}{{if .R.Trial}} (trial {{.R.Trial}}){{end}}">{{if $.Trials}}{{if eq .R.Status "passed"}}✓{{else}}✗{{end}}{{else}}{{.R.Status}}{{end}}</a> {{end}}</td><td>{{printf "%.2f" .Mean}}</td><td>{{secs .MeanMS}}</td><td class="l ins">{{clip .Instruction}}</td><td class="l why">{{.Why}}</td></tr>
+<table id="tasks"><tr><th class="l">task</th><th class="l">domain</th><th class="l">{{if .Trials}}trials{{else}}status{{end}}</th><th>score</th><th>time</th><th class="l">task file</th><th class="l">instruction</th><th class="l">why not passed</th></tr>
+{{range .Rows}}<tr><td class="l">{{.ID}}</td><td class="l">{{.Domain}}</td><td class="l">{{range .Results}}<a href="#{{.Dir}}" class="chip {{.R.Status}}" title="{{.R.Status}}{{if .R.Trial}} (trial {{.R.Trial}}){{end}}">{{if $.Trials}}{{if eq .R.Status "passed"}}✓{{else}}✗{{end}}{{else}}{{.R.Status}}{{end}}</a> {{end}}</td><td>{{printf "%.2f" .Mean}}</td><td>{{secs .MeanMS}}</td><td class="l">{{range .SHA256}}<code title="SHA-256 {{.}}">{{short .}}</code> {{end}}</td><td class="l ins">{{clip .Instruction}}</td><td class="l why">{{.Why}}</td></tr>
 {{end}}</table>
 {{range .Tasks}}
 <section class="task" id="{{.Dir}}" data-task="{{.R.ID}}">
@@ -128,14 +135,22 @@ type reportData struct {
 	Chart     reportChart
 	Cost      *DomainSummary // the "all" row, when agents reported tokens
 	Written   string
+	Grading   *Grading // nil without results
 }
+
+// shortSHA is how many hex digits of a task file's SHA-256 the tasks
+// table shows (the whole is the cell's title).
+const shortSHA = 12
 
 // reportRow is one task in the tasks table: its trials side by side.
 type reportRow struct {
 	ID, Domain, Instruction, Why string
-	Mean                         float64
-	MeanMS                       int64
-	Results                      []reportTask
+	// SHA256 lists the task file's SHA-256 (one, unless the file changed
+	// between trials of a resumed run).
+	SHA256  []string
+	Mean    float64
+	MeanMS  int64
+	Results []reportTask
 }
 
 // reportChart is the geometry of the report's two bar charts, computed
@@ -217,6 +232,9 @@ func rows(tasks []reportTask) []reportRow {
 			out = append(out, reportRow{ID: t.R.ID, Domain: t.R.Domain, Instruction: t.R.Instruction})
 		}
 		out[i].Results = append(out[i].Results, t)
+		if s := t.R.TaskSHA256; s != "" && !slices.Contains(out[i].SHA256, s) {
+			out[i].SHA256 = append(out[i].SHA256, s)
+		}
 	}
 	for i := range out {
 		r := &out[i]
@@ -239,16 +257,21 @@ func rows(tasks []reportTask) []reportRow {
 	return out
 }
 
-// WriteReport writes <out>/report.html: the summary per domain, charts
+// WriteReport writes <out>/report.html: the OSWorld tree and task files
+// the run was graded against ([GradingOf]), the summary per domain, charts
 // of success by domain and of where each task's time went, a table of
-// the tasks (trials side by side, the instruction, why a task did not
-// pass) and every task's trajectory as screenshots, read from the task
-// folders of out.
+// the tasks (trials side by side, the task file's SHA-256, the
+// instruction, why a task did not pass) and every task's trajectory as
+// screenshots, read from the task folders of out.
 // The page is self-contained (no network resources) and refers to the
 // screenshots by relative paths, so the run directory can be moved or
 // served as a whole. Tasks are ordered by domain, then id.
 func WriteReport(out string, results []Result) error {
 	data := reportData{Summary: Summarize(results), Written: time.Now().Format(time.RFC1123)}
+	if len(results) > 0 {
+		g := GradingOf(results)
+		data.Grading = &g
+	}
 	if n := len(data.Summary); n > 0 {
 		all := data.Summary[n-1]
 		data.Trials = all.Trials

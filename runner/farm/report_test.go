@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"text/template"
 	"time"
 
 	"github.com/deskrun/deskrun/runner/agent"
@@ -69,6 +70,14 @@ func fakeRun(t *testing.T) (string, []Result) {
 
 func TestWriteReport(t *testing.T) {
 	out, results := fakeRun(t)
+	sums := []string{
+		"0f3c9a77d2e1b6c4a8e5f7d9c1b3a5e7f9d1c3b5a7e9f1d3c5b7a9e1f3d5c7b9",
+		"1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef",
+		"fedcba0987654321fedcba0987654321fedcba0987654321fedcba0987654321",
+	}
+	for i := range results {
+		results[i].TaskSHA256, results[i].OSWorld = sums[i], task.OSWorldCommit
+	}
 	if err := WriteReport(out, results); err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +92,10 @@ func TestWriteReport(t *testing.T) {
 		`I will type &lt;script&gt;alert(&#34;text&#34;)&lt;/script&gt;`,
 		"exact_match: got &lt;b&gt;no&lt;/b&gt;",
 		`<td class="l">all</td>`,
+		// The OSWorld tree, the task files' SHA-256 and each file's.
+		"Graded as OSWorld " + template.HTMLEscapeString(task.OSWorldCommit) + "; the run's 3 task files' SHA-256: <code>" + GradingOf(results).TasksSHA256 + "</code>",
+		`<code title="SHA-256 ` + sums[0] + `">0f3c9a77d2e1</code>`,
+		`<code title="SHA-256 ` + sums[2] + `">fedcba098765</code>`,
 	} {
 		if !strings.Contains(html, s) {
 			t.Errorf("report lacks %q", s)

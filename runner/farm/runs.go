@@ -91,6 +91,44 @@ type RunsConfig struct {
 	// OnResult, when set, is called with every task result of every run
 	// ([Config.OnResult]); it must be safe for concurrent use.
 	OnResult func(Result)
+	// LoadTimeout bounds loading a request's task files (default 60s):
+	// a tree that takes longer refuses the run, and the server goes on.
+	LoadTimeout time.Duration
+}
+
+// defaultLoadTimeout bounds loading a run's tasks; OSWorld's 369 files
+// load in well under a second.
+const defaultLoadTimeout = 60 * time.Second
+
+// loadTasks loads the task files of a run away from the request's
+// goroutine, within timeout: a loader that panics or runs long fails
+// the request, not the server.
+func loadTasks(path string, timeout time.Duration) ([]*task.Task, error) {
+	if timeout <= 0 {
+		timeout = defaultLoadTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	type loaded struct {
+		tasks []*task.Task
+		err   error
+	}
+	ch := make(chan loaded, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- loaded{err: fmt.Errorf("load tasks: internal error: %v", p)}
+			}
+		}()
+		tasks, err := task.LoadContext(ctx, path)
+		ch <- loaded{tasks, err}
+	}()
+	select {
+	case l := <-ch:
+		return l.tasks, l.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("load tasks: %s took longer than %s", path, timeout)
+	}
 }
 
 // Runs keeps the task suite runs a server starts in the background
@@ -108,7 +146,8 @@ type Runs struct {
 
 // bgRun is one run of a Runs.
 type bgRun struct {
-	info   api.Run // guarded by Runs.mu
+	info   api.Run                 // guarded by Runs.mu
+	live   map[string]api.LiveTask // the tasks running, by folder; guarded by Runs.mu
 	cancel context.CancelCauseFunc
 	done   chan struct{} // closed when the run has ended
 }
@@ -187,9 +226,11 @@ func ended(info api.Run, results []Result, status, why string) api.Run {
 	for _, r := range results {
 		count(&info, r)
 	}
-	info.Summary = nil
+	info.Summary, info.OSWorld, info.TasksSHA256 = nil, "", ""
 	if len(results) > 0 {
 		info.Summary = Summarize(results)
+		g := GradingOf(results)
+		info.OSWorld, info.TasksSHA256 = g.OSWorld, g.TasksSHA256
 	}
 	return info
 }
@@ -340,7 +381,7 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 	if err != nil {
 		return api.Run{}, err
 	}
-	tasks, err := task.Load(req.Tasks)
+	tasks, err := loadTasks(req.Tasks, rs.cfg.LoadTimeout)
 	if err != nil {
 		return api.Run{}, invalidField("tasks", err)
 	}
@@ -388,7 +429,7 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 		return api.Run{}, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("runs directory: %v", err))
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &bgRun{info: info, cancel: cancel, done: make(chan struct{})}
+	r := &bgRun{info: info, cancel: cancel, done: make(chan struct{}), live: map[string]api.LiveTask{}}
 	rs.mu.Lock()
 	if rs.closed {
 		rs.mu.Unlock()
@@ -410,6 +451,15 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 		Labels:      map[string]string{LabelRun: id},
 		TaskOptions: taskOpts,
 		Logger:      log,
+		OnProgress: func(p Progress) {
+			rs.mu.Lock()
+			defer rs.mu.Unlock()
+			if p.Ended {
+				delete(r.live, p.Task)
+				return
+			}
+			r.live[p.Task] = p.LiveTask
+		},
 		OnResult: func(res Result) {
 			rs.mu.Lock()
 			count(&r.info, res)
@@ -516,6 +566,28 @@ func (rs *Runs) find(id string) (*bgRun, api.Run, error) {
 func (rs *Runs) Get(id string) (api.Run, error) {
 	_, info, err := rs.find(id)
 	return info, err
+}
+
+// Live describes the run id and the tasks it runs now, in the order
+// they started; an unknown id is [errdefs.ErrNotFound].
+func (rs *Runs) Live(id string) (api.RunLive, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r, ok := rs.runs[id]
+	if !ok {
+		return api.RunLive{}, notFound(id)
+	}
+	out := api.RunLive{Run: r.info, Tasks: make([]api.LiveTask, 0, len(r.live))}
+	for _, t := range r.live {
+		out.Tasks = append(out.Tasks, t)
+	}
+	slices.SortFunc(out.Tasks, func(a, b api.LiveTask) int {
+		if c := a.StartedAt.Compare(b.StartedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Task, b.Task)
+	})
+	return out, nil
 }
 
 // List describes every run, by creation time.

@@ -57,7 +57,7 @@ func TestRunsRefuseBadDownloadOptions(t *testing.T) {
 		{api.CreateRunRequest{Tasks: ".", Cache: "missing"}, "cache: stat " + filepath.Join(root, "missing") + ": no such file"},
 		{api.CreateRunRequest{Tasks: ".", Cache: file}, "cache: " + file + " is not a folder"},
 		{api.CreateRunRequest{Tasks: ".", Cache: outside}, "cache: " + outside + " is outside the server's task root"},
-		{api.CreateRunRequest{Tasks: ".", URLMap: "mirror/missing.json"}, "url_map: read URL map: open "},
+		{api.CreateRunRequest{Tasks: ".", URLMap: "mirror/missing.json"}, "url_map: read URL map: /"},
 		{api.CreateRunRequest{Tasks: ".", URLMap: "mirror/notjson.json"}, "url_map: read URL map " + filepath.Join(inside, "notjson.json") + ": want an object of URL to file path"},
 		{api.CreateRunRequest{Tasks: ".", URLMap: "mirror/ftp.json"}, `url_map: read URL map ` + filepath.Join(inside, "ftp.json") + `: "ftp://example.org/a.txt": want an http(s) URL`},
 		{api.CreateRunRequest{Tasks: ".", URLMap: filepath.Join(outside, "map.json")}, "url_map: " + filepath.Join(outside, "map.json") + " is outside"},

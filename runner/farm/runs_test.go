@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -135,6 +136,16 @@ func TestRunsRefuseBadRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Task files and a URL map that would crash or hang a loader.
+	alias, fifos := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(alias, "a.yaml"), []byte("a: &a [*a]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"x.json", "map.json"} {
+		if err := syscall.Mkfifo(filepath.Join(fifos, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	neg := -1
 	many := 11
 	for _, tt := range []struct {
@@ -155,6 +166,9 @@ func TestRunsRefuseBadRequests(t *testing.T) {
 		{api.CreateRunRequest{Tasks: filepath.Join(tasks, "missing")}, "tasks: load tasks: stat "},
 		{api.CreateRunRequest{Tasks: t.TempDir()}, "tasks: " /* an empty folder */},
 		{api.CreateRunRequest{Tasks: dup}, `tasks: load `},
+		{api.CreateRunRequest{Tasks: alias}, `tasks: load ` + filepath.Join(alias, "a.yaml") + `: decode yaml: line 1: alias *a refers to a value that holds it`},
+		{api.CreateRunRequest{Tasks: fifos}, `tasks: load ` + filepath.Join(fifos, "map.json") + `: not a regular file (a named pipe)`},
+		{api.CreateRunRequest{Tasks: tasks, URLMap: filepath.Join(fifos, "map.json")}, `url_map: read URL map: ` + filepath.Join(fifos, "map.json") + `: not a regular file (a named pipe)`},
 		{api.CreateRunRequest{Tasks: tasks, Agent: "gemini"}, `agent: unknown agent "gemini"`},
 		{api.CreateRunRequest{Tasks: tasks, Agent: "anthropic"}, "agent: anthropic: api key: required"},
 	} {
@@ -419,4 +433,16 @@ func checkPrivate(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// TestLoadTasksBounded: loading a run's tasks that outlasts its time
+// refuses the run with the reason.
+func TestLoadTasksBounded(t *testing.T) {
+	tasks := writeTasks(t, 3)
+	if got, err := loadTasks(tasks, 0); err != nil || len(got) != 3 {
+		t.Fatalf("loadTasks = %d tasks, %v", len(got), err)
+	}
+	if _, err := loadTasks(tasks, time.Nanosecond); err == nil || !strings.Contains(err.Error(), "load tasks: ") {
+		t.Errorf("loadTasks within 1ns = %v, want it refused", err)
+	}
 }

@@ -1,13 +1,16 @@
 package farm
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/runner/task"
 )
 
 // DomainSummary aggregates the results of one domain, or of all ("all").
@@ -163,3 +166,43 @@ func writeCost(w io.Writer, sums []DomainSummary) error {
 
 // seconds formats milliseconds as seconds with one decimal.
 func seconds(ms int64) string { return fmt.Sprintf("%.1fs", float64(ms)/1000) }
+
+// Grading names what a run's results were graded against, so that two
+// runs can be shown to have graded the same task files the same way.
+type Grading struct {
+	// OSWorld is the OSWorld tree the results' grading followed
+	// (task.OSWorldCommit); several joined by "; " when results of
+	// different builds were merged (a run resumed by another version);
+	// empty when no result names one.
+	OSWorld string `json:"osworld"`
+	// TasksSHA256 is task.TasksSHA256 over the results' task files (a
+	// task's trials count once): the value tasks check prints for the
+	// same files.
+	TasksSHA256 string `json:"tasks_sha256"`
+	// Tasks counts those files.
+	Tasks int `json:"tasks"`
+}
+
+// GradingOf returns the grading of results.
+func GradingOf(results []Result) Grading {
+	var commits []string
+	seen := map[task.TaskFile]bool{}
+	var files []task.TaskFile
+	for _, r := range results {
+		if r.OSWorld != "" && !slices.Contains(commits, r.OSWorld) {
+			commits = append(commits, r.OSWorld)
+		}
+		f := task.TaskFile{Domain: r.Domain, ID: r.ID, SHA256: r.TaskSHA256}
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	slices.Sort(commits)
+	return Grading{OSWorld: strings.Join(commits, "; "), TasksSHA256: task.TasksSHA256(files), Tasks: len(files)}
+}
+
+// String is the grading as the run's summary prints it.
+func (g Grading) String() string {
+	return fmt.Sprintf("OSWorld %s; the run's %d task files' SHA-256: %s", cmp.Or(g.OSWorld, "not recorded"), g.Tasks, g.TasksSHA256)
+}

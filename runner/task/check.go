@@ -1,16 +1,20 @@
 package task
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 
 	"fmt"
-	"github.com/containerd/errdefs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/hostfile"
 )
 
 // Statuses of a task file in a [CheckReport].
@@ -20,12 +24,18 @@ const (
 	CheckRefused = "refused" // the task file is refused (the error says why)
 )
 
+// OSWorldCommit names the OSWorld tree deskrun's loader, steps, getters
+// and metrics follow (the README says the same).
+const OSWorldCommit = "ljxpython/OSWorldUse@f6cee71 (xlang-ai/OSWorld as of 2026-04)"
+
 // CheckEntry is the verdict on one task file.
 type CheckEntry struct {
 	ID     string `json:"id"`
 	Domain string `json:"domain"`
 	Path   string `json:"path"`
 	Status string `json:"status"`
+	// SHA256 is the hex SHA-256 of the task file's bytes.
+	SHA256 string `json:"sha256"`
 	// Field and Reason say why a task is skipped or refused, e.g.
 	// "evaluator.func" and `unknown metric "compare_pptx_files"`.
 	Field  string `json:"field,omitempty"`
@@ -42,8 +52,13 @@ type CheckCount struct {
 
 // CheckReport is the outcome of [Check].
 type CheckReport struct {
-	Tasks   []CheckEntry `json:"tasks"`
-	Domains []CheckCount `json:"domains"`
+	// OSWorld is [OSWorldCommit]; TasksSHA256 the SHA-256 of the checked
+	// tasks' "domain/id sha256" lines, sorted, so two checks (or runs)
+	// prove they read the same task files.
+	OSWorld     string       `json:"osworld"`
+	TasksSHA256 string       `json:"tasks_sha256"`
+	Tasks       []CheckEntry `json:"tasks"`
+	Domains     []CheckCount `json:"domains"`
 }
 
 // Refused reports how many task files were refused.
@@ -73,6 +88,10 @@ func Check(path string, only map[string]bool, apps Apps) (CheckReport, error) {
 	var rep CheckReport
 	for _, f := range files {
 		e := CheckEntry{Path: f, Domain: filepath.Base(filepath.Dir(f))}
+		if data, err := hostfile.Read(f, maxTaskFile); err == nil {
+			sum := sha256.Sum256(data)
+			e.SHA256 = hex.EncodeToString(sum[:])
+		}
 		t, err := loadFile(f)
 		switch {
 		case err != nil:
@@ -111,7 +130,35 @@ func Check(path string, only map[string]bool, apps Apps) (CheckReport, error) {
 		seen[key] = e.Path
 	}
 	rep.Domains = countChecks(rep.Tasks)
+	rep.OSWorld = OSWorldCommit
+	sums := make([]TaskFile, 0, len(rep.Tasks))
+	for _, e := range rep.Tasks {
+		sums = append(sums, TaskFile{Domain: e.Domain, ID: e.ID, SHA256: e.SHA256})
+	}
+	rep.TasksSHA256 = TasksSHA256(sums)
 	return rep, nil
+}
+
+// TaskFile names one task file by its domain, id and SHA-256.
+type TaskFile struct {
+	Domain, ID, SHA256 string
+}
+
+// TasksSHA256 is the hex SHA-256 of the lines "domain/id sha256\n" of
+// files, sorted: one value for a set of task files, which tasks check
+// prints and a run's summary gives, so that a check and runs over the
+// same files show the same value.
+func TasksSHA256(files []TaskFile) string {
+	lines := make([]string, 0, len(files))
+	for _, f := range files {
+		lines = append(lines, f.Domain+"/"+f.ID+" "+f.SHA256+"\n")
+	}
+	sort.Strings(lines)
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // taskFiles lists the files Load reads at path.
@@ -148,7 +195,7 @@ func taskFiles(path string) ([]string, error) {
 
 // idOf reads the id of a task file that failed to load, if it has one.
 func idOf(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := hostfile.Read(path, maxTaskFile)
 	if err != nil {
 		return ""
 	}
@@ -177,7 +224,7 @@ func splitLoadError(msg, path, id string) (field, reason string) {
 // an object mapping each domain to a list of ids, as a set of
 // "domain/id".
 func ReadIndex(path string) (map[string]bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := hostfile.Read(path, maxTaskFile)
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}

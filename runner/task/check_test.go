@@ -2,6 +2,7 @@ package task
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -132,10 +133,24 @@ func TestTimeSuffix(t *testing.T) {
 	if got := strftime("%Y_%m_%d-%H%M", now); got != "2026_03_09-0705" {
 		t.Errorf("strftime = %q", got)
 	}
-	paths, dests, _ := filePairs(map[string]any{"path": "/home/user/report.xlsx", "dest": "report.xlsx", "time_suffix": true, "time_format": "%Y"})
+	// As OSWorld's get_vm_file: the cache copy is named {stem}_{now}{ext},
+	// the path in the VM left as it is.
+	paths, dests, _ := filePairs(map[string]any{"path": "/home/user/report.v2.xlsx", "dest": "report.v2.xlsx", "time_suffix": true, "time_format": "%Y"})
 	year := time.Now().Format("2006")
-	if paths[0] != "/home/user/report"+year+".xlsx" || dests[0] != "report"+year+".xlsx" {
+	if paths[0] != "/home/user/report.v2.xlsx" || dests[0] != "report.v2_"+year+".xlsx" {
 		t.Errorf("time_suffix: %q %q", paths, dests)
+	}
+	// The default format is %Y%m%d_%H%M%S.
+	if _, dests, _ := filePairs(map[string]any{"path": "/x/Export-.csv", "dest": "Export-.csv", "time_suffix": true}); !regexp.MustCompile(`^Export-_\d{8}_\d{6}\.csv$`).MatchString(dests[0]) {
+		t.Errorf("time_suffix with the default format: %q", dests)
+	}
+	for name, want := range map[string][2]string{
+		"a.txt": {"a", ".txt"}, "a.tar.gz": {"a.tar", ".gz"}, ".bashrc": {".bashrc", ""}, "..x": {"..x", ""},
+		"noext": {"noext", ""}, "d.ir/file": {"d.ir/file", ""}, "d/.h.txt": {"d/.h", ".txt"}, "a.": {"a", "."},
+	} {
+		if stem, ext := splitExt(name); stem != want[0] || ext != want[1] {
+			t.Errorf("splitExt(%q) = %q, %q; want %q, %q", name, stem, ext, want[0], want[1])
+		}
 	}
 }
 

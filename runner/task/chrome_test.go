@@ -32,22 +32,26 @@ func (a *agentdSandbox) Browser(ctx context.Context, action string, r api.Browse
 	return res, err
 }
 
+// needBrowser is the path of the host's Chromium; the test fails
+// without one.
+func needBrowser(t *testing.T) string {
+	t.Helper()
+	for _, n := range []string{"chromium", "google-chrome", "chromium-browser"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	t.Fatal("no Chromium installed (scripts/install-deps.sh installs it)")
+	return ""
+}
+
 // TestChromeTasks runs OSWorld-format Chrome tasks of our own on agentd
 // with a browser launched by the task (--remote-debugging-port, as
 // OSWorld's tasks launch google-chrome) against pages served here: each
 // scores 0 unsolved and 1 once its reference solution ran.
 func TestChromeTasks(t *testing.T) {
-	browser := ""
-	for _, n := range []string{"chromium", "google-chrome", "chromium-browser"} {
-		if p, err := exec.LookPath(n); err == nil {
-			browser = p
-			break
-		}
-	}
+	browser := needBrowser(t)
 	a := startAgentd(t)
-	if browser == "" {
-		t.Fatal("no Chromium installed (scripts/install-deps.sh installs it)")
-	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Home</title><h1>Shop</h1><a id="prices" href="/prices">Prices</a>`)

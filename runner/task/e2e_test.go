@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 )
 
 // These tests run shipped tasks end to end: setup, the reference
@@ -292,7 +292,7 @@ func (a *agentdSandbox) CloseWindow(ctx context.Context, id uint32) error {
 // test); it skips in -short mode.
 func startAgentd(t *testing.T) *agentdSandbox {
 	t.Helper()
-	d := testdesk.StartAgentd(t)
+	d := agentdtest.StartAgentd(t)
 	return &agentdSandbox{base: d.URL, token: d.Token, hc: &http.Client{Timeout: 3 * time.Minute}}
 }
 

@@ -3,6 +3,9 @@ package task
 import (
 	"context"
 	"fmt"
+
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/runner/task/metric"
 )
 
 // EvalOptions are the settings of [Evaluate].
@@ -45,8 +48,10 @@ type MetricResult struct {
 //
 // A metric that cannot read its input (a file that is not there, output
 // of the wrong shape) scores 0 with a Detail. Evaluate returns an error
-// only when the sandbox cannot be reached or a postconfig step fails;
-// the Result is then zero.
+// when the sandbox cannot be reached, a postconfig step or a getter
+// fails, or ctx ends (the task's deadline is grading's too: postconfig,
+// getters and metrics share it); the error names the metric and what
+// was running, and the Result is then zero.
 //
 // Evaluate is safe for concurrent use with different sandboxes.
 func Evaluate(ctx context.Context, sb Sandbox, t *Task, opts EvalOptions) (Result, error) {
@@ -61,8 +66,9 @@ func Evaluate(ctx context.Context, sb Sandbox, t *Task, opts EvalOptions) (Resul
 	}
 	failed := opts.LastAction == ActionFail
 	if ev.Infeasible() {
-		res := MetricResult{Func: "infeasible", Score: score(failed)}
+		res := MetricResult{Func: "infeasible", Score: 1}
 		if !failed {
+			res.Score = 0
 			res.Detail = "the task is infeasible and the agent did not answer FAIL"
 		}
 		return Result{Score: res.Score, Metrics: []MetricResult{res}}, nil
@@ -110,11 +116,33 @@ func Evaluate(ctx context.Context, sb Sandbox, t *Task, opts EvalOptions) (Resul
 	return out, nil
 }
 
+// Get runs one getter in sb as [Evaluate] runs a metric's result or
+// expected getter (placeholders expanded, the same sandbox calls) and
+// returns its value: nil for OSWorld's None, a string, a number, a list
+// or an object; a fetched file is the host path of its copy in the cache
+// folder. t gives the task's ID and folder (for cache_file and
+// cloud_file). Files stay only when opts.CacheDir is set: without one the
+// cache is a temporary folder removed before Get returns. It lets a
+// caller see a getter's value itself, e.g. to set it beside OSWorld's own
+// getter's for the same sandbox.
+func Get(ctx context.Context, sb Sandbox, t *Task, g *Getter, opts Options) (any, error) {
+	r, done, err := newRun(sb, t, opts)
+	if err != nil {
+		return nil, fmt.Errorf("getter of task %q: %w", t.ID, err)
+	}
+	defer done()
+	v, err := r.get(ctx, g)
+	if err != nil && g != nil {
+		return nil, fmt.Errorf("getter %s: %w", g.Type, err)
+	}
+	return v, err
+}
+
 // metric runs metric i of the evaluator with its getters.
 func (r *run) metric(ctx context.Context, i int) (MetricResult, error) {
 	ev := r.t.Evaluator
-	spec := metricSpecs[ev.Func[i]]
-	if spec.fn == nil {
+	spec, ok := metric.Lookup(ev.Func[i])
+	if !ok {
 		return MetricResult{}, fmt.Errorf("unknown metric %q", ev.Func[i])
 	}
 	result, err := r.get(ctx, ev.Result[i])
@@ -125,9 +153,50 @@ func (r *run) metric(ctx context.Context, i int) (MetricResult, error) {
 	if err != nil {
 		return MetricResult{}, fmt.Errorf("expected getter %s: %w", ev.Expected[i].Type, err)
 	}
-	s, detail, err := spec.fn(metricEnv{ctx: ctx, r: r}, result, expected, ev.Options[i])
-	if err != nil {
-		return MetricResult{}, err
+	if err := ctx.Err(); err != nil {
+		return MetricResult{}, fmt.Errorf("the task's time ran out in its getters: %w", err)
 	}
-	return MetricResult{Score: s, Detail: detail}, nil
+	type scored struct {
+		s      float64
+		detail string
+		err    error
+	}
+	ch := make(chan scored, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- scored{err: fmt.Errorf("internal error: %v", p)}
+			}
+		}()
+		s, detail, err := spec.Score(ctx, metricSandbox{r}, result, expected, ev.Options[i])
+		ch <- scored{s, detail, err}
+	}()
+	// The metric runs under the task's deadline: one that outlasts it
+	// (a regex, a sequence ratio, a reader, a child process) is a
+	// timeout, whatever it would have answered. The metrics that can run
+	// long look at ctx and stop soon after.
+	select {
+	case o := <-ch:
+		if err := ctx.Err(); err != nil {
+			return MetricResult{}, fmt.Errorf("the task's time ran out while the metric ran: %w", err)
+		}
+		if o.err != nil {
+			return MetricResult{}, o.err
+		}
+		return MetricResult{Score: o.s, Detail: o.detail}, nil
+	case <-ctx.Done():
+		return MetricResult{}, fmt.Errorf("the task's time ran out while the metric ran: %w", ctx.Err())
+	}
+}
+
+// metricSandbox gives a metric that runs something in the sandbox the
+// run's sandbox and exec settings.
+type metricSandbox struct{ r *run }
+
+func (s metricSandbox) WriteFile(ctx context.Context, path string, data []byte) error {
+	return s.r.sb.WriteFile(ctx, path, data)
+}
+
+func (s metricSandbox) Exec(ctx context.Context, argv []string, stdin string) (api.ExecResult, error) {
+	return s.r.exec(ctx, argv, false, 0, stdin)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/runner/pyvalue"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 func withEvaluator(ev string) string {
@@ -32,7 +32,7 @@ func TestGetters(t *testing.T) {
 			}
 			return api.ExecResult{Stdout: "xwininfo: Window id: 0x1a00007 \"Terminal\"\n  Width: 484\n  Height: 316\n  Depth: 24\n"}
 		case "sh":
-			if req.Cmd[2] == listTree {
+			if strings.Contains(req.Cmd[2], "find -L") {
 				if req.Cmd[4] != "/home/user/photos" {
 					return api.ExecResult{ExitCode: 3}
 				}
@@ -50,7 +50,7 @@ func TestGetters(t *testing.T) {
 	defer done()
 	tests := []struct {
 		getter string
-		want   string // pyRepr of the value
+		want   string // py.Repr of the value
 	}{
 		{`{"type": "vm_command_line", "command": "echo out", "shell": true}`, `'out\n'`},
 		{`{"type": "vm_command_error", "command": "echo err >&2", "shell": true}`, `'err\n'`},
@@ -80,7 +80,7 @@ func TestGetters(t *testing.T) {
 			t.Errorf("%s: %v", tt.getter, err)
 			continue
 		}
-		if got := pyRepr(v); got != tt.want {
+		if got := py.Repr(v); got != tt.want {
 			t.Errorf("%s = %s, want %s", tt.getter, got, tt.want)
 		}
 	}
@@ -93,7 +93,7 @@ func TestGetters(t *testing.T) {
 	}
 }
 
-func repr(s string) string { return pyvalue.Repr(s) }
+func repr(s string) string { return py.Repr(s) }
 
 // scoringSandbox answers vm_command_line commands "echo N" with N.
 func scoringSandbox() *fakeSandbox {
@@ -205,5 +205,41 @@ func TestEvaluatePostconfigRunsFirst(t *testing.T) {
 	res, err := Evaluate(t.Context(), f, tk, EvalOptions{})
 	if err != nil || res.Score != 1 {
 		t.Errorf("Evaluate = %+v, %v, want 1", res, err)
+	}
+}
+
+// TestGet runs single getters of a task's evaluator and returns their
+// values, as Evaluate would give them to the metric: a fetched file's
+// cache path, a command's output, nil for a file that is not there.
+func TestGet(t *testing.T) {
+	f := newFake()
+	f.files["/home/user/a.txt"] = []byte("A")
+	f.exec = func(req api.ExecRequest) api.ExecResult { return api.ExecResult{Stdout: "out\n", Stderr: "err\n"} }
+	tk, err := Parse([]byte(withEvaluator(`{"func": ["exact_match", "exact_match"],
+	  "result": [{"type": "vm_file", "path": "/home/user/a.txt", "dest": "a.txt"}, {"type": "vm_command_line", "command": "echo out"}],
+	  "expected": [{"type": "vm_file", "path": "/home/user/none.txt", "dest": "none.txt"}, {"type": "rule", "rules": {"expected": "{SCREEN_WIDTH}"}}]}`)), FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	opts := Options{CacheDir: cache}
+	ev := tk.Evaluator
+	got, err := Get(t.Context(), f, tk, ev.Result[0], opts)
+	if want := filepath.Join(cache, "a.txt"); err != nil || got != want {
+		t.Errorf("vm_file: %v, %v; want %q", got, err, want)
+	} else if b, err := os.ReadFile(want); err != nil || string(b) != "A" {
+		t.Errorf("vm_file's copy: %q, %v", b, err)
+	}
+	if got, err := Get(t.Context(), f, tk, ev.Expected[0], opts); err != nil || got != nil {
+		t.Errorf("vm_file of a missing file: %v, %v; want nil", got, err)
+	}
+	if got, err := Get(t.Context(), f, tk, ev.Result[1], opts); err != nil || got != "out\n" {
+		t.Errorf("vm_command_line: %q, %v", got, err)
+	}
+	if got, err := Get(t.Context(), f, tk, ev.Expected[1], opts); err != nil || py.Repr(got) != py.Repr(map[string]any{"expected": "1280"}) {
+		t.Errorf("rule with a placeholder: %v, %v", got, err)
+	}
+	if _, err := Get(t.Context(), f, tk, &Getter{Type: "nonesuch"}, opts); err == nil || !strings.Contains(err.Error(), "nonesuch") {
+		t.Errorf("unknown getter: %v", err)
 	}
 }

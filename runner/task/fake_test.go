@@ -2,11 +2,18 @@ package task
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/py"
+	"github.com/deskrun/deskrun/runner/task/metric"
 )
 
 // fakeSandbox is a hand-written Sandbox: files in a map, windows in a
@@ -126,3 +133,58 @@ func (a *adminFake) AdminExec(ctx context.Context, req api.ExecRequest) (api.Exe
 
 var _ Sandbox = (*fakeSandbox)(nil)
 var _ AdminExecer = (*adminFake)(nil)
+
+// lookupMetricScore scores a metric of the table on its own.
+func lookupMetricScore(t *testing.T, name string, result, expected any, opts map[string]any) (float64, string, error) {
+	t.Helper()
+	m, ok := metric.Lookup(name)
+	if !ok {
+		t.Fatalf("no metric %s", name)
+	}
+	return m.Score(t.Context(), nil, result, expected, opts)
+}
+
+// lookupMetricScoreIn scores a metric of the table that runs in sb.
+func lookupMetricScoreIn(t *testing.T, sb metric.Sandbox, name string, result, expected any, opts map[string]any) (float64, string, error) {
+	t.Helper()
+	m, ok := metric.Lookup(name)
+	if !ok {
+		t.Fatalf("no metric %s", name)
+	}
+	return m.Score(t.Context(), sb, result, expected, opts)
+}
+
+// jv decodes JSON into the task's data model.
+func jv(t *testing.T, s string) any {
+	t.Helper()
+	v, err := py.DecodeJSON([]byte(s))
+	if err != nil {
+		t.Fatalf("decode %s: %v", s, err)
+	}
+	return v
+}
+
+// file writes content to a temporary file and returns its path.
+func file(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fx is a document of the metric package's test data.
+func fx(name string) string { return filepath.Join("metric", "testdata", "metrics", name) }
+
+// tone writes a sine tone of freq Hz lasting secs seconds as a WAV file.
+func tone(t testing.TB, name string, freq, secs int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	out, err := exec.Command("ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+		"sine=frequency="+strconv.Itoa(freq)+":duration="+strconv.Itoa(secs)+":sample_rate=44100", p).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	return p
+}

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/hostfile"
 )
 
 // FetchOptions configure [NewFetch].
@@ -57,7 +57,7 @@ func NewFetch(o FetchOptions) func(ctx context.Context, url string) ([]byte, err
 	}
 	return func(ctx context.Context, url string) ([]byte, error) {
 		if p, ok := o.URLMap[url]; ok {
-			data, err := os.ReadFile(p)
+			data, err := hostfile.Read(p, o.MaxBytes)
 			if err != nil {
 				return nil, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("%s: the URL map names %s: %s", url, p, err))
 			}
@@ -118,10 +118,13 @@ func get(ctx context.Context, c *http.Client, url string, limit int64) (data []b
 	return data, false, nil
 }
 
+// maxURLMap bounds a URL map file.
+const maxURLMap = 64 << 20
+
 // ReadURLMap reads a URL map: a JSON object of URL to file path; relative
 // paths are relative to the map's folder.
 func ReadURLMap(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := hostfile.Read(path, maxURLMap)
 	if err != nil {
 		return nil, fmt.Errorf("read URL map: %w", err)
 	}

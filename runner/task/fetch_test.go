@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // fileServer serves the paths a real download takes: a file, a
@@ -130,7 +131,7 @@ func TestDownloadCache(t *testing.T) {
 	if n := hits.Load(); n != 1 {
 		t.Errorf("fetched %d times, want 1 (then the cache)", n)
 	}
-	cached := filepath.Join(cache, tk.ID, uuid5URL(url)+"_setup.sh")
+	cached := filepath.Join(cache, tk.ID, py.UUID5URL(url)+"_setup.sh")
 	if data, err := os.ReadFile(cached); err != nil || string(data) != "xlsx bytes" {
 		t.Errorf("cache file %s: %q, %v", cached, data, err)
 	}

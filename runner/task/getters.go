@@ -2,18 +2,15 @@ package task
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/hostfile"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // A getter returns the JSON data model: nil for OSWorld's None (a file
@@ -26,37 +23,15 @@ import (
 type getterSpec struct {
 	check func(f fields) error
 	get   func(r *run, ctx context.Context, p map[string]any) (any, error)
-}
-
-// getterSpecs lists the getter types deskrun implements.
-var getterSpecs = map[string]getterSpec{
-	"vm_command_line":  {checkCommandGetter, (*run).vmCommandLine},
-	"vm_command_error": {checkCommandGetter, (*run).vmCommandError},
-	"vm_file":          {checkFileGetter, (*run).vmFile},
-	"cloud_file":       {checkFileGetter, (*run).cloudFile},
-	"list_directory":   {checkPathGetter, (*run).listDirectory},
-	"vm_screen_size":   {checkNoParams, (*run).vmScreenSize},
-	"vm_window_size":   {checkWindowSizeGetter, (*run).vmWindowSize},
-	"rule":             {checkRuleGetter, (*run).rule},
-	"cache_file":       {checkCacheFileGetter, (*run).cacheFile},
-}
-
-// addGetters registers the getters of one family (each family in its own file,
-// from an init function); a name registered twice is a bug.
-func addGetters(m map[string]getterSpec) {
-	for name, sp := range m {
-		if _, dup := getterSpecs[name]; dup {
-			panic("task: getter " + name + " registered twice")
-		}
-		getterSpecs[name] = sp
-	}
+	// unavailable, when set, says why the getter cannot run here.
+	unavailable string
 }
 
 func (r *run) get(ctx context.Context, g *Getter) (any, error) {
 	if g == nil {
 		return nil, nil
 	}
-	spec, ok := getterSpecs[g.Type]
+	spec, ok := getterTable[g.Type]
 	if !ok {
 		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("unknown getter type %q", g.Type))
 	}
@@ -79,11 +54,11 @@ func checkCommandGetter(f fields) error {
 // commandResult runs a getter's command as OSWorld's /execute does. A
 // command that cannot start or times out gives nil.
 func (r *run) commandResult(ctx context.Context, p map[string]any) (*api.ExecResult, error) {
-	argv, err := r.argv(ctx, p["command"], pyTruthy(p["shell"]))
+	argv, err := r.argv(ctx, p["command"], py.Truthy(p["shell"]))
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.exec(ctx, argv, pyTruthy(p["admin"]), 0, "")
+	res, err := r.exec(ctx, argv, py.Truthy(p["admin"]), 0, "")
 	if err != nil {
 		return nil, fmt.Errorf("exec %s: %w", shortCmd(argv), err)
 	}
@@ -93,6 +68,8 @@ func (r *run) commandResult(ctx context.Context, p map[string]any) (*api.ExecRes
 	return &res, nil
 }
 
+// vmCommandLine implements OSWorld's vm_command_line
+// (desktop_env/evaluators/getters/general.py).
 func (r *run) vmCommandLine(ctx context.Context, p map[string]any) (any, error) {
 	res, err := r.commandResult(ctx, p)
 	if res == nil || err != nil {
@@ -101,6 +78,8 @@ func (r *run) vmCommandLine(ctx context.Context, p map[string]any) (any, error) 
 	return res.Stdout, nil
 }
 
+// vmCommandError implements OSWorld's vm_command_error
+// (desktop_env/evaluators/getters/general.py).
 func (r *run) vmCommandError(ctx context.Context, p map[string]any) (any, error) {
 	res, err := r.commandResult(ctx, p)
 	if res == nil || err != nil {
@@ -110,7 +89,7 @@ func (r *run) vmCommandError(ctx context.Context, p map[string]any) (any, error)
 }
 
 func checkFileGetter(f fields) error {
-	multi := pyTruthy(f.m["multi"])
+	multi := py.Truthy(f.m["multi"])
 	n := -1
 	for _, k := range []string{"path", "dest"} {
 		v, ok := f.m[k]
@@ -127,7 +106,7 @@ func checkFileGetter(f fields) error {
 		} else {
 			s, ok := v.(string)
 			if !ok {
-				return fmt.Errorf("%s: want a string (or a list with multi), got %s", f.name(k), typeName(v))
+				return fmt.Errorf("%s: want a string (or a list with multi), got %s", f.name(k), py.TypeName(v))
 			}
 			names = []string{s}
 		}
@@ -154,11 +133,11 @@ func checkFileGetter(f fields) error {
 	if g, ok := f.m["gives"]; ok && g != nil {
 		list, ok := g.([]any)
 		if !ok {
-			return fmt.Errorf("%s: want a list of indices, got %s", f.name("gives"), typeName(g))
+			return fmt.Errorf("%s: want a list of indices, got %s", f.name("gives"), py.TypeName(g))
 		}
 		for i, e := range list {
-			if _, ok := asInt(e); !ok || typeName(e) != "number" {
-				return fmt.Errorf("%s[%d]: want an integer, got %s", f.name("gives"), i, pyRepr(e))
+			if _, ok := py.AsInt(e); !ok || py.TypeName(e) != "number" {
+				return fmt.Errorf("%s[%d]: want an integer, got %s", f.name("gives"), i, py.Repr(e))
 			}
 		}
 	}
@@ -168,7 +147,7 @@ func checkFileGetter(f fields) error {
 // filePairs returns a file getter's (path, dest) pairs and the indices
 // it gives back; zip stops at the shorter list, as in OSWorld.
 func filePairs(p map[string]any) (paths, dests []string, gives map[int]bool) {
-	if pyTruthy(p["multi"]) {
+	if py.Truthy(p["multi"]) {
 		for _, v := range p["path"].([]any) {
 			paths = append(paths, v.(string))
 		}
@@ -177,20 +156,15 @@ func filePairs(p map[string]any) (paths, dests []string, gives map[int]bool) {
 		}
 	} else {
 		paths, dests = []string{p["path"].(string)}, []string{p["dest"].(string)}
-		if pyTruthy(p["time_suffix"]) {
-			// OSWorld inserts today's date before the first dot.
+		if py.Truthy(p["time_suffix"]) {
+			// OSWorld's get_vm_file names the cache copy
+			// {stem}_{now}{ext}; the path in the VM is left as it is.
 			format, _ := p["time_format"].(string)
 			if format == "" {
-				format = "%Y_%m_%d"
+				format = "%Y%m%d_%H%M%S"
 			}
-			suffix := strftime(format, time.Now())
-			for _, list := range [][]string{paths, dests} {
-				for i, s := range list {
-					if parts := strings.Split(s, "."); len(parts) > 1 {
-						list[i] = parts[0] + suffix + "." + parts[1]
-					}
-				}
-			}
+			stem, ext := splitExt(dests[0])
+			dests[0] = stem + "_" + strftime(format, time.Now()) + ext
 		}
 	}
 	if n := min(len(paths), len(dests)); n < len(paths) || n < len(dests) {
@@ -200,11 +174,24 @@ func filePairs(p map[string]any) (paths, dests []string, gives map[int]bool) {
 	if g, ok := p["gives"].([]any); ok {
 		gives = map[int]bool{}
 		for _, e := range g {
-			i, _ := asInt(e)
+			i, _ := py.AsInt(e)
 			gives[i] = true
 		}
 	}
 	return paths, dests, gives
+}
+
+// splitExt splits name as Python's os.path.splitext does: the extension
+// is from the last dot of the last element on, unless that element
+// holds nothing but dots before it (".bashrc" has none).
+func splitExt(name string) (stem, ext string) {
+	base := name[strings.LastIndex(name, "/")+1:]
+	i := strings.LastIndex(base, ".")
+	if i <= 0 || strings.Trim(base[:i], ".") == "" {
+		return name, ""
+	}
+	cut := len(name) - len(base) + i
+	return name[:cut], name[cut:]
 }
 
 // fileResult shapes the gathered cache paths as OSWorld does: one path
@@ -216,6 +203,8 @@ func fileResult(out []any) any {
 	return out
 }
 
+// vmFile implements OSWorld's vm_file
+// (desktop_env/evaluators/getters/file.py).
 func (r *run) vmFile(ctx context.Context, p map[string]any) (any, error) {
 	paths, dests, gives := filePairs(p)
 	var out []any
@@ -244,6 +233,9 @@ func (r *run) vmFile(ctx context.Context, p map[string]any) (any, error) {
 	return fileResult(out), nil
 }
 
+// cloudFile implements OSWorld's cloud_file
+// (desktop_env/evaluators/getters/file.py).
+//
 // cloudFile is OSWorld's cloud_file with the cloud replaced by the runner
 // host: local paths (relative to the task's folder) and file:// URLs,
 // or http(s) through Options.Fetch.
@@ -251,8 +243,10 @@ func (r *run) cloudFile(ctx context.Context, p map[string]any) (any, error) {
 	paths, dests, gives := filePairs(p)
 	var out []any
 	for i := range paths {
-		dst := filepath.Join(r.cacheDir, filepath.FromSlash(dests[i]))
-		if _, err := os.Stat(dst); err == nil {
+		if err := checkCacheName(dests[i]); err != nil {
+			return nil, errdefs.ErrInvalidArgument.WithMessage("dest " + err.Error())
+		}
+		if dst, ok := r.inCache(dests[i]); ok {
 			// Already there, as OSWorld's cloud_file reuses its cache.
 			if gives[i] {
 				out = append(out, dst)
@@ -281,69 +275,31 @@ func checkPathGetter(f fields) error {
 	return err
 }
 
-// listTree prints one entry per line of everything under $1: the type
-// (d for a folder, anything else a file) and the path relative to $1,
-// NUL-terminated. It follows symbolic links as os.listdir and
-// os.path.isdir do, and keeps the folder's own order as os.listdir does.
-const listTree = `[ -d "$1" ] || exit 3
-find -L "$1" -mindepth 1 -printf '%y %P\0' 2>/dev/null
-exit 0`
-
-// listDirectory returns the tree OSWorld's /list_directory returns:
-// {"type":"directory","name":...,"children":[...]} with files as
-// {"type":"file","name":...}; nil when path is not a folder.
+// listDirectory implements OSWorld's get_vm_directory_tree
+// (desktop_env/evaluators/getters/file.py, through /list_directory): the
+// tree {"type":"directory","name":...,"children":[...]} with files as
+// {"type":"file","name":...}; nil when path is not a folder. Unlike
+// OSWorld's server, ~ and $VAR in path are expanded.
 func (r *run) listDirectory(ctx context.Context, p map[string]any) (any, error) {
 	dir, err := r.expandUser(ctx, p["path"].(string))
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.exec(ctx, []string{"sh", "-c", listTree, "sh", dir}, false, 0, "")
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", dir, err)
+	tree, ok, err := r.vm.ListDirectory(ctx, dir, 0)
+	if err != nil || !ok {
+		return nil, err
 	}
-	if res.ExitCode != 0 {
-		return nil, nil
-	}
-	return buildTree(dir, res.Stdout), nil
+	return tree.Value(), nil
 }
 
-func buildTree(dir, listing string) map[string]any {
-	newDir := func(name string) map[string]any {
-		return map[string]any{"type": "directory", "name": name, "children": []any{}}
-	}
-	// os.path.basename: the part after the last slash, so "a/b/" has "".
-	root := newDir(dir[strings.LastIndex(dir, "/")+1:])
-	dirs := map[string]map[string]any{"": root}
-	for _, entry := range strings.Split(listing, "\x00") {
-		kind, rel, ok := strings.Cut(entry, " ")
-		if !ok || rel == "" {
-			continue
-		}
-		parent := dirs[path.Dir(rel)]
-		if path.Dir(rel) == "." {
-			parent = root
-		}
-		if parent == nil {
-			continue
-		}
-		var node map[string]any
-		if kind == "d" {
-			node = newDir(path.Base(rel))
-			dirs[rel] = node
-		} else {
-			node = map[string]any{"type": "file", "name": path.Base(rel)}
-		}
-		parent["children"] = append(parent["children"].([]any), node)
-	}
-	return root
-}
-
+// vmScreenSize implements OSWorld's vm_screen_size
+// (desktop_env/evaluators/getters/info.py).
 func (r *run) vmScreenSize(ctx context.Context, p map[string]any) (any, error) {
 	h, err := r.sb.Health(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read screen size: %w", err)
 	}
-	return map[string]any{"width": intNumber(h.Screen.Width), "height": intNumber(h.Screen.Height)}, nil
+	return map[string]any{"width": py.IntNumber(h.Screen.Width), "height": py.IntNumber(h.Screen.Height)}, nil
 }
 
 func checkWindowSizeGetter(f fields) error {
@@ -354,45 +310,16 @@ func checkWindowSizeGetter(f fields) error {
 	return err
 }
 
-var geometryLine = regexp.MustCompile(`(?m)^\s*(Width|Height):\s*(\d+)`)
-
-// vmWindowSize returns {"width","height"} of the first window whose
-// WM_CLASS instance or class equals app_class_name (ignoring case), as
-// OSWorld's /window_size does; nil when there is none. The size is read
-// with xwininfo in the sandbox.
+// vmWindowSize implements OSWorld's get_vm_window_size
+// (desktop_env/evaluators/getters/general.py, through /window_size):
+// {"width","height"} of the first window whose WM_CLASS instance or
+// class equals app_class_name, ignoring case; nil when there is none.
 func (r *run) vmWindowSize(ctx context.Context, p map[string]any) (any, error) {
-	name := strings.ToLower(p["app_class_name"].(string))
-	ws, err := r.sb.Windows(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list windows: %w", err)
+	w, h, ok, err := r.vm.WindowSize(ctx, p["app_class_name"].(string))
+	if err != nil || !ok {
+		return nil, err
 	}
-	for _, w := range ws {
-		match := strings.ToLower(w.Class) == name
-		for _, part := range classParts(w.Class) {
-			match = match || strings.ToLower(part) == name
-		}
-		if !match {
-			continue
-		}
-		res, err := r.exec(ctx, []string{"xwininfo", "-id", strconv.FormatUint(uint64(w.ID), 10)}, false, 0, "")
-		if err != nil {
-			return nil, fmt.Errorf("read window geometry: %w", err)
-		}
-		if res.ExitCode != 0 {
-			return nil, errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf(
-				"read window geometry: xwininfo: exit code %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr)))
-		}
-		size := map[string]any{}
-		for _, m := range geometryLine.FindAllStringSubmatch(res.Stdout, -1) {
-			n, _ := strconv.Atoi(m[2])
-			size[strings.ToLower(m[1])] = intNumber(n)
-		}
-		if len(size) != 2 {
-			return nil, errors.New("read window geometry: no width and height in xwininfo's output")
-		}
-		return size, nil
-	}
-	return nil, nil
+	return map[string]any{"width": py.IntNumber(w), "height": py.IntNumber(h)}, nil
 }
 
 func checkRuleGetter(f fields) error {
@@ -402,6 +329,8 @@ func checkRuleGetter(f fields) error {
 	return nil
 }
 
+// rule implements OSWorld's rule
+// (desktop_env/evaluators/getters/misc.py).
 func (r *run) rule(ctx context.Context, p map[string]any) (any, error) {
 	return p["rules"], nil
 }
@@ -420,20 +349,25 @@ func checkCacheFileGetter(f fields) error {
 	return nil
 }
 
+// cacheFile implements OSWorld's cache_file
+// (desktop_env/evaluators/getters/file.py).
+//
 // cacheFile returns the host path of a file in the cache folder, or, when
 // it is not there, in the task's folder (where deskrun tasks keep their
 // expected files).
 func (r *run) cacheFile(ctx context.Context, p map[string]any) (any, error) {
-	name := filepath.FromSlash(p["path"].(string))
-	candidates := []string{filepath.Join(r.cacheDir, name)}
-	if r.t.Dir != "" {
-		candidates = append(candidates, filepath.Join(r.t.Dir, name))
-	} else {
-		candidates = append(candidates, name)
+	name := p["path"].(string)
+	if err := checkCacheName(name); err != nil {
+		return nil, errdefs.ErrInvalidArgument.WithMessage("cache_file " + err.Error())
 	}
-	for _, c := range candidates {
-		if _, err := os.Stat(c); err == nil {
+	for _, root := range []string{r.cacheDir, r.t.Dir} {
+		if root == "" {
+			continue
+		}
+		if c, err := hostfile.CheckIn([]string{root}, filepath.FromSlash(name), maxHostFile); err == nil {
 			return c, nil
+		} else if !errdefs.IsNotFound(err) {
+			return nil, fmt.Errorf("cache_file %w", err)
 		}
 	}
 	return nil, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("cache_file %q: not in the cache folder nor the task's folder", p["path"]))

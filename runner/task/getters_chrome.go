@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // Chrome's getters read the desktop's browser through agentd (tabs, the
@@ -17,22 +18,11 @@ import (
 // DevTools port. Where OSWorld answers None (no browser, no tab), they
 // answer nil.
 
-func init() {
-	addGetters(map[string]getterSpec{
-		"open_tabs_info":             {checkNoParams, (*run).openTabsInfo},
-		"active_url_from_accessTree": {checkNoParams, (*run).activeURLGetter},
-		"active_tab_info":            {checkNoParams, (*run).activeTabInfo},
-		"page_info":                  {checkPageInfo, (*run).pageInfo},
-		"active_tab_html_parse":      {checkHTMLParse, (*run).activeTabHTMLParse},
-		"active_tab_url_parse":       {checkURLParse, (*run).activeTabURLParse},
-		"url_dashPart":               {checkDashPart, (*run).urlDashPart},
-		"pdf_from_url":               {checkPDFFromURL, (*run).pdfFromURL},
-	})
-}
-
 // getterBrowserWait bounds how long a getter waits for the browser.
 const getterBrowserWait = 10 * time.Second
 
+// openTabsInfo implements OSWorld's open_tabs_info
+// (desktop_env/evaluators/getters/chrome.py).
 func (r *run) openTabsInfo(ctx context.Context, _ map[string]any) (any, error) {
 	tabs, err := r.tabs(ctx, getterBrowserWait)
 	if err != nil {
@@ -48,9 +38,14 @@ func (r *run) openTabsInfo(ctx context.Context, _ map[string]any) (any, error) {
 
 // omniboxText is the address as Chrome's address bar shows it (what
 // OSWorld reads from the accessibility tree): without the http(s) scheme,
-// a leading "www." and the slash of an empty path.
+// a leading "www." and the slash of an empty path; a file:// address as
+// its path (the bar of the image's browser reads "/home/user/a.html" for
+// file:///home/user/a.html, e2e's TestOSWorldGettersMatch).
 func omniboxText(raw string) string {
 	s := raw
+	if p, ok := strings.CutPrefix(s, "file://"); ok && strings.HasPrefix(p, "/") {
+		return p
+	}
 	for _, p := range []string{"https://", "http://"} {
 		if strings.HasPrefix(s, p) {
 			s = strings.TrimPrefix(s, p)
@@ -89,6 +84,8 @@ func (r *run) activeURL(ctx context.Context, p map[string]any) (string, error) {
 	return "", nil
 }
 
+// activeURLGetter implements OSWorld's active_url_from_accessTree
+// (desktop_env/evaluators/getters/chrome.py).
 func (r *run) activeURLGetter(ctx context.Context, p map[string]any) (any, error) {
 	u, err := r.activeURL(ctx, p)
 	if err != nil || u == "" {
@@ -97,6 +94,9 @@ func (r *run) activeURLGetter(ctx context.Context, p map[string]any) (any, error
 	return u, nil
 }
 
+// activeTabInfo implements OSWorld's active_tab_info
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // activeTabInfo loads the active tab's address in a new tab and answers
 // its title, address and HTML, as OSWorld's getter does.
 func (r *run) activeTabInfo(ctx context.Context, p map[string]any) (any, error) {
@@ -125,6 +125,8 @@ func checkPageInfo(f fields) error {
 	return err
 }
 
+// pageInfo implements OSWorld's page_info
+// (desktop_env/evaluators/getters/chrome.py).
 func (r *run) pageInfo(ctx context.Context, p map[string]any) (any, error) {
 	u, _ := p["url"].(string)
 	return r.loadPage(ctx, u)
@@ -136,10 +138,10 @@ func checkHTMLParse(f fields) error {
 		return err
 	}
 	switch cat {
-	case "class", "label", "xpath", "input":
+	case "class", "label", "xpath", "input", "class&url":
 		return nil
 	}
-	return fmt.Errorf("%s: %q is not one of class, label, xpath, input", f.name("category"), cat)
+	return fmt.Errorf("%s: %q is not one of class, label, xpath, input, class&url", f.name("category"), cat)
 }
 
 // htmlParseJS reads texts of the page as OSWorld's active_tab_html_parse
@@ -175,6 +177,31 @@ const htmlParseJS = `((cfg) => {
     for (const [x, key] of Object.entries(cfg.xpathObject || {})) {
       const n = xfirst(x); if (n) out[key] = (n.textContent || '').trim();
     }
+  } else if (cfg.category === 'class&url') {
+    // Facets chosen on a shop page: each expected name found among the
+    // class's texts (or its li.catAllProducts spans) is true, and
+    // is_other_exist says a text matches none of them; then words the
+    // address must hold.
+    const facets = (list, found) => {
+      for (const k of list) if (found.some(x => k.toLowerCase() === x.toLowerCase())) out[k.toLowerCase()] = true;
+      for (const x of found) {
+        if (list.every(item => !item.toLowerCase().includes(x.toLowerCase()))) { out.is_other_exist = true; break; }
+      }
+      if (!('is_other_exist' in out)) out.is_other_exist = false;
+    };
+    for (const [cls, list] of Object.entries(cfg.class_multiObject || {})) facets(list, texts('.' + cls));
+    for (const [cls, list] of Object.entries(cfg.class_multiObject_li || {})) {
+      const spans = Array.from(document.querySelectorAll('.' + cls + ' li.catAllProducts'))
+        .map(li => li.querySelector('span')).filter(Boolean).map(s => (s.innerText || '').trim());
+      facets(list, spans);
+    }
+    const href = location.href.toLowerCase();
+    for (const k of cfg.url_include_expected || []) {
+      if (!(k.toLowerCase() in out)) out[k.toLowerCase()] = href.includes(k.toLowerCase());
+    }
+    for (const [k, v] of Object.entries(cfg.url_include_expected_multichoice || {})) {
+      if (!(v.toLowerCase() in out)) out[v.toLowerCase()] = href.includes(k.toLowerCase());
+    }
   } else if (cfg.category === 'input') {
     for (const [x, key] of Object.entries(cfg.inputObject || {})) {
       const n = xfirst(x); if (n && 'value' in n) out[key] = String(n.value).trim();
@@ -183,6 +210,9 @@ const htmlParseJS = `((cfg) => {
   return out;
 })`
 
+// activeTabHTMLParse implements OSWorld's active_tab_html_parse
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // activeTabHTMLParse reads texts from the tab showing the active address
 // (an empty object when no tab shows it; nil without a browser).
 func (r *run) activeTabHTMLParse(ctx context.Context, p map[string]any) (any, error) {
@@ -231,6 +261,9 @@ func checkURLParse(f fields) error {
 	return err
 }
 
+// activeTabURLParse implements OSWorld's active_tab_url_parse
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // activeTabURLParse extracts query parameters of the active address
 // (parse_keys), renamed by replace.
 func (r *run) activeTabURLParse(ctx context.Context, p map[string]any) (any, error) {
@@ -264,8 +297,8 @@ func checkDashPart(f fields) error {
 	if err := f.num("partIndex", true); err != nil {
 		return err
 	}
-	if n, _ := number(f.m["partIndex"]); n != float64(int(n)) {
-		return fmt.Errorf("%s: want an integer, got %s", f.name("partIndex"), pyRepr(f.m["partIndex"]))
+	if n, _ := py.Number(f.m["partIndex"]); n != float64(int(n)) {
+		return fmt.Errorf("%s: want an integer, got %s", f.name("partIndex"), py.Repr(f.m["partIndex"]))
 	}
 	rt, err := f.str("returnType", true)
 	if err != nil {
@@ -283,6 +316,9 @@ func checkDashPart(f fields) error {
 	return nil
 }
 
+// urlDashPart implements OSWorld's url_dashPart
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // urlDashPart answers one slash-separated part of the active address
 // (partIndex counts from 0, or from the end when negative, as Python
 // indexes), without its query when needDeleteId; as a string, or as
@@ -293,7 +329,7 @@ func (r *run) urlDashPart(ctx context.Context, p map[string]any) (any, error) {
 		return nil, err
 	}
 	parts := strings.Split(u, "/")
-	n, _ := number(p["partIndex"])
+	n, _ := py.Number(p["partIndex"])
 	i := int(n)
 	if i < 0 {
 		i += len(parts)
@@ -303,7 +339,7 @@ func (r *run) urlDashPart(ctx context.Context, p map[string]any) (any, error) {
 		return nil, nil
 	}
 	part := parts[i]
-	if pyTruthy(p["needDeleteId"]) {
+	if py.Truthy(p["needDeleteId"]) {
 		part, _, _ = strings.Cut(part, "?")
 	}
 	if p["returnType"] == "json" {
@@ -343,19 +379,22 @@ done
 echo "no browser (google-chrome, chromium) to print with" >&2
 exit 127`
 
+// pdfFromURL implements OSWorld's pdf_from_url
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // pdfFromURL prints the page at path to PDF, as OSWorld's getter prints
 // it with Playwright's page.pdf, and answers the cache path of dest.
 func (r *run) pdfFromURL(ctx context.Context, p map[string]any) (any, error) {
 	u, _ := p["path"].(string)
 	dest, _ := p["dest"].(string)
-	tmp := "/tmp/deskrun-print-" + uuid5URL(u + time.Now().String())[:8] + ".pdf"
+	tmp := "/tmp/deskrun-print-" + py.UUID5URL(u + time.Now().String())[:8] + ".pdf"
 	res, err := r.exec(ctx, []string{"sh", "-c", printPDFScript, "sh", tmp, u}, false, 2*time.Minute, "")
 	if err != nil {
 		return nil, fmt.Errorf("print %s: %w", u, err)
 	}
 	defer func() { _, _ = r.exec(ctx, []string{"rm", "-f", "--", tmp}, false, 0, "") }()
 	if res.ExitCode != 0 {
-		r.log.WarnContext(ctx, "pdf_from_url: page not printed", "url", u, "exit", res.ExitCode, "stderr", truncate(strings.TrimSpace(res.Stderr), 300))
+		r.log.WarnContext(ctx, "pdf_from_url: page not printed", "url", u, "exit", res.ExitCode, "stderr", py.Truncate(strings.TrimSpace(res.Stderr), 300))
 		return nil, nil
 	}
 	data, err := r.sb.ReadFile(ctx, tmp)
@@ -374,4 +413,101 @@ func decodeNumbers(b []byte, v any) error {
 	d := json.NewDecoder(strings.NewReader(string(b)))
 	d.UseNumber()
 	return d.Decode(v)
+}
+
+// urlPathParse implements OSWorld's url_path_parse, an alias of
+// get_macys_product_url_parse (desktop_env/evaluators/getters/chrome.py):
+// facets read from the active address's path. mens_clothing, shirts and
+// short_sleeve are true or None; the first pair of comma lists in the path
+// gives keys and values (Price_discount_range split at "|", then read as
+// "50_PERCENT_ off & more" or "not_50_PERCENT_ off & more"); each of
+// parse_keys the path has is answered.
+func (r *run) urlPathParse(ctx context.Context, p map[string]any) (any, error) {
+	u, err := r.activeURL(ctx, p)
+	if err != nil || u == "" {
+		return nil, err
+	}
+	keys, _ := fields{m: p}.strList("parse_keys")
+	return pathFacets(u, keys), nil
+}
+
+// pathFacets is url_path_parse's reading of an address; nil where Python's
+// urlparse would not parse it.
+func pathFacets(u string, keys []string) any {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return nil
+	}
+	path := pu.Path
+	trueOrNone := func(b bool) any {
+		if b {
+			return true
+		}
+		return nil
+	}
+	out := map[string]any{"mens_clothing": trueOrNone(strings.Contains(path, "mens-clothing"))}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	kv := map[string]any{}
+	shirts := strings.Contains(path, "shirts")
+	shortSleeve := strings.Contains(path, "short-sleeve")
+	for i := 0; i+1 < len(parts); i++ {
+		if !strings.Contains(parts[i], ",") || !strings.Contains(parts[i+1], ",") {
+			continue
+		}
+		keys, vals := strings.Split(parts[i], ","), strings.Split(parts[i+1], ",")
+		for j := 0; j < min(len(keys), len(vals)); j++ {
+			k, v := py.Strip(keys[j]), py.Strip(vals[j])
+			switch {
+			case v == "":
+				kv[k] = nil
+			case k == "Price_discount_range":
+				var items []any
+				for _, it := range strings.Split(v, "|") {
+					items = append(items, py.Strip(it))
+				}
+				kv[k] = items
+			default:
+				kv[k] = v
+			}
+			if k == "Product_department" && (v == "shirts" || v == "Shirts" || v == "Shirt") {
+				shirts = true
+			}
+			if k == "Sleeve_length" && (v == "short-sleeve" || v == "Short Sleeve") {
+				shortSleeve = true
+			}
+		}
+		break
+	}
+	for _, f := range []string{"Men_regular_size_t", "Price_discount_range"} {
+		if _, ok := kv[f]; !ok {
+			kv[f] = nil
+		}
+	}
+	out["shirts"] = trueOrNone(shirts)
+	out["short_sleeve"] = trueOrNone(shortSleeve)
+	for _, k := range keys {
+		v, ok := kv[k]
+		if !ok {
+			continue
+		}
+		if k == "Price_discount_range" {
+			has := func(s string) bool {
+				l, _ := v.([]any)
+				for _, e := range l {
+					if e == s {
+						return true
+					}
+				}
+				return false
+			}
+			if v != nil && has("50_PERCENT_ off & more") && !has("30_PERCENT_ off & more") && !has("20_PERCENT_ off & more") {
+				out[k] = "50_PERCENT_ off & more"
+			} else {
+				out[k] = "not_50_PERCENT_ off & more"
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }

@@ -9,18 +9,14 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/py"
+	"github.com/deskrun/deskrun/runner/task/internal/office"
 )
 
 // OSWorld's content_from_vm_file: a file fetched from the sandbox and a
 // part of its content. OSWorld knows one kind, the last row of the first
 // sheet of an xlsx file as pandas reads it (read_excel, then
 // iloc[-1].astype(str)): a list of strings, one per column.
-func init() {
-	addGetters(map[string]getterSpec{
-		"content_from_vm_file": {checkContentGetter, (*run).contentFromVMFile},
-	})
-}
-
 func checkContentGetter(f fields) error {
 	p, err := f.str("path", true)
 	if err == nil && p == "" {
@@ -42,6 +38,8 @@ func checkContentGetter(f fields) error {
 	return nil
 }
 
+// contentFromVMFile implements OSWorld's content_from_vm_file
+// (desktop_env/evaluators/getters/file.py).
 func (r *run) contentFromVMFile(ctx context.Context, p map[string]any) (any, error) {
 	src, _ := p["path"].(string)
 	got, err := r.vmFile(ctx, map[string]any{"path": src, "dest": path.Base(src)})
@@ -64,33 +62,33 @@ func (r *run) contentFromVMFile(ctx context.Context, p map[string]any) (any, err
 // column's type (an integer column "3", a float column "3.0" and "nan"
 // for a blank, dates "2024-05-01 00:00:00", booleans "True").
 func xlsxLastRow(p string) ([]any, error) {
-	b, err := openXLSX(p)
+	b, err := office.OpenXLSX(p)
 	if err != nil {
 		return nil, err
 	}
-	if len(b.names) == 0 {
+	if len(b.Names) == 0 {
 		return nil, fmt.Errorf("no sheet")
 	}
-	s, err := b.sheet(b.names[0])
+	s, err := b.Sheet(b.Names[0])
 	if err != nil {
 		return nil, err
 	}
-	fr, err := loadFrame(b, s, -1, false)
+	fr, err := office.LoadFrame(b, s, -1, false)
 	if err != nil {
 		return nil, err
 	}
-	if len(fr.cols) == 0 || len(fr.cols[0]) == 0 {
+	if len(fr.Cols) == 0 || len(fr.Cols[0]) == 0 {
 		return nil, fmt.Errorf("the sheet has no data row (iloc[-1] of an empty frame)")
 	}
-	last := len(fr.cols[0]) - 1
-	out := make([]any, len(fr.cols))
-	for c, col := range fr.cols {
-		out[c] = pandasStr(col[last], fr.kinds[c])
+	last := len(fr.Cols[0]) - 1
+	out := make([]any, len(fr.Cols))
+	for c, col := range fr.Cols {
+		out[c] = pandasStr(col[last], fr.Kinds[c])
 	}
 	return out, nil
 }
 
-// pandasStr is str() of a value of a column of kind (loadFrame's kinds).
+// pandasStr is str() of a value of a column of kind (office.LoadFrame's kinds).
 func pandasStr(v any, kind string) string {
 	if v == nil {
 		if kind == "datetime" {
@@ -99,20 +97,20 @@ func pandasStr(v any, kind string) string {
 		return "nan"
 	}
 	if kind == "datetime" {
-		if f, ok := cellFloat(v); ok {
+		if f, ok := office.CellFloat(v); ok {
 			return excelSerialTime(f).Format(time.DateTime)
 		}
 	}
 	switch x := v.(type) {
 	case int64:
 		if kind == "float" {
-			return reprFloat(float64(x))
+			return py.Float(float64(x))
 		}
 		return strconv.FormatInt(x, 10)
 	case float64:
-		return reprFloat(x)
+		return py.Float(x)
 	}
-	return pyStr(v)
+	return py.Str(v)
 }
 
 // excelSerialTime is the time of an Excel serial date (1900 system, as

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/deskrun/deskrun/runner/task/internal/office"
 )
 
 // testXLSX writes a one-sheet workbook of rows (strings as inline
@@ -20,7 +22,7 @@ func testXLSX(t *testing.T, p string, rows [][]string) {
 	for r, row := range rows {
 		fmt.Fprintf(&sheet, `<row r="%d">`, r+1)
 		for c, v := range row {
-			ref := fmt.Sprintf("%s%d", colName(c+1), r+1)
+			ref := fmt.Sprintf("%s%d", office.ColName(c+1), r+1)
 			switch {
 			case v == "":
 			case strings.HasPrefix(v, "date:"):
@@ -93,7 +95,7 @@ func TestContentFromVMFile(t *testing.T) {
 		file string
 		want float64
 	}{{"after.xlsx", 1}, {"before.xlsx", 0}, {"missing.xlsx", 0}} {
-		s, detail, err := metricSpecs["literal_match"].fn(metricEnv{ctx: t.Context()}, get(c.file), expected, opts)
+		s, detail, err := lookupMetricScore(t, "literal_match", get(c.file), expected, opts)
 		if err != nil || s != c.want {
 			t.Errorf("%s: literal_match %v (%s, %v), want %v", c.file, s, detail, err, c.want)
 		}

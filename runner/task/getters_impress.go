@@ -3,12 +3,13 @@ package task
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/py"
+	"github.com/deskrun/deskrun/runner/task/internal/office"
 )
 
 // OSWorld's getters of media inside a slide of a presentation: the audio
@@ -19,13 +20,6 @@ import (
 // fetched presentation (at its path inside the package, as OSWorld does),
 // media linked by a file:// URL is fetched from the sandbox into dest.
 // Answers None when the presentation, the slide or the media is missing.
-func init() {
-	addGetters(map[string]getterSpec{
-		"audio_in_slide":            {checkSlideMediaGetter, (*run).audioInSlide},
-		"background_image_in_slide": {checkSlideMediaGetter, (*run).backgroundImageInSlide},
-	})
-}
-
 func checkSlideMediaGetter(f fields) error {
 	p, err := f.str("ppt_file_path", true)
 	if err == nil && p == "" {
@@ -43,34 +37,39 @@ func checkSlideMediaGetter(f fields) error {
 // slideIndex reads slide_index as Python's int() would: an integer or a
 // string of one.
 func slideIndex(v any) (int, error) {
-	n, ok := asInt(v)
+	n, ok := py.AsInt(v)
 	if !ok || n < 0 {
 		return 0, fmt.Errorf("want a slide index (0 for the first slide), got %v", v)
 	}
 	return n, nil
 }
 
+// audioInSlide implements OSWorld's audio_in_slide
+// (desktop_env/evaluators/getters/impress.py).
 func (r *run) audioInSlide(ctx context.Context, p map[string]any) (any, error) {
-	return r.slideMedia(ctx, p, func(pk *officePackage, slide string) (officeRel, bool) {
-		for _, rel := range pk.rels(slide) {
+	return r.slideMedia(ctx, p, func(pk *office.Package, slide string) (office.Rel, bool) {
+		rels, _ := pk.Rels(slide)
+		for _, rel := range rels {
 			if strings.Contains(rel.Type, "audio") {
 				return rel, true
 			}
 		}
-		return officeRel{}, false
+		return office.Rel{}, false
 	})
 }
 
+// backgroundImageInSlide implements OSWorld's background_image_in_slide
+// (desktop_env/evaluators/getters/impress.py).
 func (r *run) backgroundImageInSlide(ctx context.Context, p map[string]any) (any, error) {
-	return r.slideMedia(ctx, p, func(pk *officePackage, slide string) (officeRel, bool) {
-		root, err := pk.xml(slide)
+	return r.slideMedia(ctx, p, func(pk *office.Package, slide string) (office.Rel, bool) {
+		root, err := pk.XML(slide)
 		if err != nil {
-			return officeRel{}, false
+			return office.Rel{}, false
 		}
 		id := ""
-		for _, bg := range root.find("bgPr") {
-			for _, blip := range bg.find("blip") {
-				if id, _ = blip.attr("embed"); id != "" {
+		for _, bg := range root.Find("bgPr") {
+			for _, blip := range bg.Find("blip") {
+				if id, _ = blip.Attribute("embed"); id != "" {
 					break
 				}
 			}
@@ -79,20 +78,21 @@ func (r *run) backgroundImageInSlide(ctx context.Context, p map[string]any) (any
 			}
 		}
 		if id == "" {
-			return officeRel{}, false
+			return office.Rel{}, false
 		}
-		for _, rel := range pk.rels(slide) {
+		rels, _ := pk.Rels(slide)
+		for _, rel := range rels {
 			if strings.Contains(rel.Type, "image") && rel.ID == id {
 				return rel, true
 			}
 		}
-		return officeRel{}, false
+		return office.Rel{}, false
 	})
 }
 
 // slideMedia fetches the presentation, picks the slide's media with pick
 // and answers its host path, or None.
-func (r *run) slideMedia(ctx context.Context, p map[string]any, pick func(*officePackage, string) (officeRel, bool)) (any, error) {
+func (r *run) slideMedia(ctx context.Context, p map[string]any, pick func(*office.Package, string) (office.Rel, bool)) (any, error) {
 	src, _ := p["ppt_file_path"].(string)
 	idx, err := slideIndex(p["slide_index"])
 	if err != nil {
@@ -114,12 +114,12 @@ func (r *run) slideMedia(ctx context.Context, p map[string]any, pick func(*offic
 	if err := r.writeCache(local, data); err != nil {
 		return nil, err
 	}
-	pk, err := openOfficePackageBytes(data)
+	pk, err := office.OpenBytes(data)
 	if err != nil {
 		return nil, nil // not a presentation: the metric scores 0
 	}
 	slide := fmt.Sprintf("ppt/slides/slide%d.xml", idx+1)
-	if !pk.has(slide) {
+	if !pk.Has(slide) {
 		return nil, nil
 	}
 	rel, ok := pick(pk, slide)
@@ -127,7 +127,7 @@ func (r *run) slideMedia(ctx context.Context, p map[string]any, pick func(*offic
 		return nil, nil
 	}
 	if !rel.External {
-		media, err := pk.read(rel.Target)
+		media, err := pk.Read(rel.Target)
 		if err != nil {
 			return nil, nil
 		}
@@ -135,14 +135,10 @@ func (r *run) slideMedia(ctx context.Context, p map[string]any, pick func(*offic
 		if err := checkCacheName(rel.Target); err != nil {
 			return nil, nil
 		}
-		dst := filepath.Join(r.cacheDir, name)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		if err := r.writeCache(rel.Target, media); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(dst, media, 0o600); err != nil {
-			return nil, err
-		}
-		return dst, nil
+		return filepath.Join(r.cacheDir, name), nil
 	}
 	linked, ok := strings.CutPrefix(rel.Target, "file://")
 	if !ok {

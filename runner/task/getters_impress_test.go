@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deskrun/deskrun/runner/task/internal/office"
 )
 
 // withParts returns the package base with parts replaced or added.
@@ -117,7 +119,7 @@ func TestSlideMediaGetters(t *testing.T) {
 	}
 	score := func(result any) float64 {
 		t.Helper()
-		s, detail, err := metricSpecs["compare_audios"].fn(metricEnv{ctx: t.Context()}, result, filepath.Join(home, "tone.wav"), map[string]any{})
+		s, detail, err := lookupMetricScore(t, "compare_audios", result, filepath.Join(home, "tone.wav"), map[string]any{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,9 +165,9 @@ func TestSlideMediaGetters(t *testing.T) {
 }
 
 func readZipPart(pkg []byte, name string) ([]byte, error) {
-	pk, err := openOfficePackageBytes(pkg)
+	pk, err := office.OpenBytes(pkg)
 	if err != nil {
 		return nil, err
 	}
-	return pk.read(name)
+	return pk.Read(name)
 }

@@ -9,29 +9,14 @@ import (
 	"strings"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/py"
+	"github.com/deskrun/deskrun/runner/task/vm"
 )
 
 // OSWorld's getters of apps' state that need only the sandbox: VLC's
 // HTTP interface and configuration, GIMP's configuration, the default
 // video player, the wallpaper, the desktop's shortcuts and VS Code's
 // settings. Those not implemented yet are known and skip their task.
-func init() {
-	addGetters(map[string]getterSpec{
-		"vlc_playing_info":     {checkDestGetter, (*run).vlcPlayingInfo},
-		"vlc_config":           {checkDestGetter, (*run).vlcConfig},
-		"default_video_player": {checkNoParams, (*run).defaultVideoPlayer},
-		"gimp_config_file":     {checkGimpGetter, (*run).gimpConfigFile},
-		"vm_wallpaper":         {checkDestGetter, (*run).vmWallpaper},
-		"shortcuts_on_desktop": {checkNoParams, (*run).shortcutsOnDesktop},
-		"vscode_config":        {checkVSCodeGetter, (*run).vscodeConfig},
-	})
-	const pending = "this OSWorld getter is not implemented yet"
-	addUnavailable(nil, map[string]string{
-		"conference_city_in_order": pending,
-		"replay":                   pending,
-	})
-}
-
 func checkDestGetter(f fields) error {
 	d, err := f.str("dest", true)
 	if err != nil {
@@ -98,6 +83,9 @@ import base64, sys, urllib.request
 q = urllib.request.Request(sys.argv[1], headers={"Authorization": "Basic " + base64.b64encode(b":password").decode()})
 sys.stdout.buffer.write(urllib.request.urlopen(q, timeout=10).read())' "$u"`
 
+// vlcPlayingInfo implements OSWorld's vlc_playing_info
+// (desktop_env/evaluators/getters/vlc.py).
+//
 // vlcPlayingInfo saves VLC's status.xml as dest; nil when VLC does not
 // answer.
 func (r *run) vlcPlayingInfo(ctx context.Context, p map[string]any) (any, error) {
@@ -106,7 +94,7 @@ func (r *run) vlcPlayingInfo(ctx context.Context, p map[string]any) (any, error)
 		return nil, fmt.Errorf("read VLC status: %w", err)
 	}
 	if res.ExitCode != 0 || res.TimedOut {
-		r.log.WarnContext(ctx, "VLC's HTTP interface did not answer", "exit_code", res.ExitCode, "stderr", truncate(res.Stderr, 300))
+		r.log.WarnContext(ctx, "VLC's HTTP interface did not answer", "exit_code", res.ExitCode, "stderr", py.Truncate(res.Stderr, 300))
 		return nil, nil
 	}
 	dest := p["dest"].(string)
@@ -116,10 +104,14 @@ func (r *run) vlcPlayingInfo(ctx context.Context, p map[string]any) (any, error)
 	return filepath.Join(r.cacheDir, filepath.FromSlash(dest)), nil
 }
 
+// vlcConfig implements OSWorld's vlc_config
+// (desktop_env/evaluators/getters/vlc.py).
 func (r *run) vlcConfig(ctx context.Context, p map[string]any) (any, error) {
 	return r.fetchToCache(ctx, "~/.config/vlc/vlcrc", p["dest"].(string))
 }
 
+// gimpConfigFile implements OSWorld's gimp_config_file
+// (desktop_env/evaluators/getters/gimp.py).
 func (r *run) gimpConfigFile(ctx context.Context, p map[string]any) (any, error) {
 	return r.fetchToCache(ctx, "~/.config/GIMP/2.10/"+p["file_name"].(string), p["dest"].(string))
 }
@@ -130,6 +122,9 @@ msvideo ogg quicktime vnd.divx vnd.mpegurl vnd.rn-realvideo webm x-anim x-avi x-
 x-matroska x-mpeg x-mpeg-system x-mpeg2 x-ms-asf x-ms-asf-plugin x-ms-asx x-ms-wm x-ms-wmv x-ms-wmx
 x-ms-wvx x-msvideo x-nsv x-ogm x-ogm+ogg x-theora x-theora+ogg`)
 
+// defaultVideoPlayer implements OSWorld's default_video_player
+// (desktop_env/evaluators/getters/vlc.py).
+//
 // defaultVideoPlayer is the desktop file most video types open with
 // (xdg-mime query default), with its newline as OSWorld keeps it, or
 // "unknown".
@@ -158,20 +153,32 @@ func (r *run) defaultVideoPlayer(ctx context.Context, _ map[string]any) (any, er
 	return order[0], nil
 }
 
-// vmWallpaper saves the desktop background's picture as dest (the file
-// gsettings names in org.gnome.desktop.background picture-uri).
+// vmWallpaper implements OSWorld's get_vm_wallpaper
+// (desktop_env/evaluators/getters/info.py, through /wallpaper): the
+// desktop background's picture saved as dest. When gsettings names no
+// picture, or none is there, dest is an empty file, as OSWorld's getter
+// writes one when the server answers 404 (so a metric reading it finds
+// a file that is no image, not None).
 func (r *run) vmWallpaper(ctx context.Context, p map[string]any) (any, error) {
-	res, err := r.exec(ctx, []string{"gsettings", "get", "org.gnome.desktop.background", "picture-uri"}, false, 0, "")
+	dest := p["dest"].(string)
+	src, err := r.vm.WallpaperPath(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read wallpaper: %w", err)
+		return nil, err
 	}
-	uri := strings.Trim(strings.TrimSpace(res.Stdout), "'")
-	if res.ExitCode != 0 || uri == "" {
-		return nil, nil
+	if src != "" {
+		if v, err := r.fetchToCache(ctx, src, dest); v != nil || err != nil {
+			return v, err
+		}
 	}
-	return r.fetchToCache(ctx, strings.TrimPrefix(uri, "file://"), p["dest"].(string))
+	if err := r.writeCache(dest, nil); err != nil {
+		return nil, err
+	}
+	return filepath.Join(r.cacheDir, filepath.FromSlash(dest)), nil
 }
 
+// shortcutsOnDesktop implements OSWorld's shortcuts_on_desktop
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // shortcutsOnDesktop maps each *.desktop file of ~/Desktop to its text.
 func (r *run) shortcutsOnDesktop(ctx context.Context, _ map[string]any) (any, error) {
 	home, err := r.userHome(ctx)
@@ -179,14 +186,18 @@ func (r *run) shortcutsOnDesktop(ctx context.Context, _ map[string]any) (any, er
 		return nil, err
 	}
 	dir := path.Join(home, "Desktop")
-	res, err := r.exec(ctx, []string{"sh", "-c", listTree, "sh", dir}, false, 0, "")
+	tree, _, err := r.vm.ListDirectory(ctx, dir, 0)
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", dir, err)
+		return nil, err
 	}
 	out := map[string]any{}
-	for _, entry := range strings.Split(res.Stdout, "\x00") {
-		kind, rel, ok := strings.Cut(entry, " ")
-		if !ok || kind == "d" || strings.Contains(rel, "/") || !strings.HasSuffix(rel, ".desktop") {
+	var entries []*vm.Dir
+	if tree != nil {
+		entries = tree.Children
+	}
+	for _, e := range entries {
+		rel := e.Name
+		if e.Type == "directory" || !strings.HasSuffix(rel, ".desktop") {
 			continue
 		}
 		data, err := r.sb.ReadFile(ctx, path.Join(dir, rel))
@@ -206,6 +217,9 @@ time.sleep(0.5)
 pyautogui.typewrite(sys.argv[1])
 pyautogui.press("enter")`
 
+// vscodeConfig implements OSWorld's vscode_config
+// (desktop_env/evaluators/getters/vscode.py).
+//
 // vscodeConfig runs a command of VS Code's palette, waits a second and
 // returns path fetched as dest (vm_file).
 func (r *run) vscodeConfig(ctx context.Context, p map[string]any) (any, error) {
@@ -214,7 +228,7 @@ func (r *run) vscodeConfig(ctx context.Context, p map[string]any) (any, error) {
 		return nil, fmt.Errorf("run VS Code command: %w", err)
 	}
 	if res.ExitCode != 0 {
-		r.log.WarnContext(ctx, "VS Code command failed", "stderr", truncate(res.Stderr, 300))
+		r.log.WarnContext(ctx, "VS Code command failed", "stderr", py.Truncate(res.Stderr, 300))
 	}
 	if err := sleepCtx(ctx, timeSecond); err != nil {
 		return nil, err

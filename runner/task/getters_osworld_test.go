@@ -5,9 +5,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deskrun/deskrun/api"
 )
 
 // The app getters on real processes: files in a real home, real curl
@@ -95,6 +98,45 @@ func TestAppGettersOnHost(t *testing.T) {
 		srv.Close()
 		if got := get(`{"type": "vlc_playing_info", "dest": "status2.xml"}`); got != nil {
 			t.Errorf("vlc_playing_info with VLC gone = %v, want nil", got)
+		}
+	}
+}
+
+// TestVMWallpaper: the picture gsettings names, copied to dest; an empty
+// file at dest when it names none or the picture is not there, as
+// OSWorld's getter writes one when its server answers 404.
+func TestVMWallpaper(t *testing.T) {
+	f := newFake()
+	f.files["/home/user/bg.png"] = []byte("PNG")
+	uri := "'file:///home/user/bg.png'\n"
+	f.exec = func(req api.ExecRequest) api.ExecResult {
+		if req.Cmd[0] == "gsettings" && slices.Equal(req.Cmd[1:], []string{"get", "org.gnome.desktop.background", "picture-uri"}) {
+			if uri == "" {
+				return api.ExecResult{ExitCode: 1, Stderr: "No such schema"}
+			}
+			return api.ExecResult{Stdout: uri}
+		}
+		return api.ExecResult{ExitCode: 127}
+	}
+	cache := t.TempDir()
+	r, done, err := newRun(f, &Task{ID: "wallpaper"}, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	for _, tt := range []struct{ uri, dest, want string }{
+		{"'file:///home/user/bg.png'\n", "bg.png", "PNG"},
+		{"'file:///home/user/gone.png'\n", "gone.png", ""},
+		{"", "none.png", ""},
+	} {
+		uri = tt.uri
+		v, err := r.get(t.Context(), &Getter{Type: "vm_wallpaper", Params: map[string]any{"dest": tt.dest}})
+		if want := filepath.Join(cache, tt.dest); err != nil || v != want {
+			t.Errorf("picture-uri %q: %v, %v; want %s", tt.uri, v, err, want)
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join(cache, tt.dest)); err != nil || string(b) != tt.want {
+			t.Errorf("picture-uri %q: the file holds %q, %v; want %q", tt.uri, b, err, tt.want)
 		}
 	}
 }

@@ -36,12 +36,27 @@ func TestRelativeDay(t *testing.T) {
 		{now: wed, name: "first monday four months later", format: "{MonthFull} {Day0D}, 10:15 am", want: "March 01, 10:15 am"},
 		{now: day("2026-08-03 12:00"), name: "first monday four months later", format: "{MonthFull} {Day0D}", want: "December 07"},
 		{now: wed, name: "tomorrow", format: "{DayD} {DayD}", want: "26 {DayD}"}, // each placeholder once, as OSWorld
+		{now: wed, name: "first monday eight months later", format: "{MonthFull} {Day0D}, 10:15 AM", want: "July 05, 10:15 AM"},
+		{now: wed, name: "next week Saturday", format: "{DoW}, {Month} {Day0D}", want: "Sat, Dec 05"},
+		{now: wed, name: "next week Sunday", position: "to", from: "next week Saturday", format: "{DoW}, {Month} {Day0D}", want: "Sun, Dec 06"},
+		{now: wed, name: "next week Friday", format: "{DoW}, {Month} {Day0D}", want: "Fri, Dec 04"},
+		{now: wed, name: "next Monday split", format: "{DayD}/{MonthD}/{Year}", want: "30/11/2026"},
+		{now: wed, name: "next Friday split", position: "to", from: "next Monday split", format: "{DayD}/{MonthD}/{Year}", want: "4/12/2026"},
+		{now: sat, name: "next Saturday", format: "{DoW}, {Month} {Day0D}", want: "Sat, Dec 05"},
+		{now: wed, name: "next Sunday", position: "to", from: "next Friday", format: "{DoW}, {Month} {Day0D}", want: "Sun, Nov 29"},
 	} {
 		pos := tt.position
 		if pos == "" {
 			pos = "from"
 		}
-		d, err := relativeDay(tt.now, tt.name, pos, tt.from)
+		var start time.Time
+		if tt.from != "" {
+			var err error
+			if start, err = relativeDay(tt.now, tt.from, "from", "", time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, err := relativeDay(tt.now, tt.name, pos, tt.from, start)
 		if err != nil {
 			t.Errorf("%s from %s: %v", tt.name, tt.now, err)
 			continue

@@ -1,21 +1,21 @@
 package task
 
 import (
-	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/containerd/errdefs"
-	"gopkg.in/yaml.v3"
+	"github.com/deskrun/deskrun/internal/hostfile"
+	"github.com/deskrun/deskrun/internal/py"
+	"github.com/deskrun/deskrun/runner/task/metric"
 )
 
 // Formats of task files.
@@ -37,6 +37,12 @@ const (
 // `load tasks/a.json: task "abc": evaluator.result[1]: unknown getter type "vm_foo"`.
 // Two tasks with the same id in one tree are an error too.
 func Load(path string) ([]*Task, error) {
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is [Load] that stops between files when ctx ends, with
+// ctx's error.
+func LoadContext(ctx context.Context, path string) ([]*Task, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("load tasks: %w", err)
@@ -55,6 +61,9 @@ func Load(path string) ([]*Task, error) {
 	var tasks []*Task
 	seen := map[string]string{}
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("load tasks: %w", err)
+		}
 		t, err := loadFile(f)
 		if err != nil {
 			return nil, err
@@ -104,7 +113,12 @@ func loadFile(path string) (*Task, error) {
 		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("load %s: %s", path, err))
 	}
 	t.Path = path
+	sum := sha256.Sum256(data)
+	t.SHA256 = hex.EncodeToString(sum[:])
 	t.Dir = filepath.Dir(path)
+	if err := checkHostPaths(t, t.Dir); err != nil {
+		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("load %s: task %q: %s", path, t.ID, err))
+	}
 	if t.Domain == "" {
 		t.Domain = filepath.Base(t.Dir)
 	}
@@ -113,7 +127,8 @@ func loadFile(path string) (*Task, error) {
 
 // Parse reads one task from data in the given format (FormatJSON or
 // FormatYAML). Relative local paths in the task resolve against the
-// current directory; set Dir on the result to change that.
+// task's folder, Dir, which Parse leaves empty: set it on the result, or
+// the task reads no files on the runner host.
 func Parse(data []byte, format string) (*Task, error) {
 	if format != FormatJSON && format != FormatYAML {
 		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("parse task: unknown format %q (want json or yaml)", format))
@@ -124,7 +139,7 @@ func Parse(data []byte, format string) (*Task, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, errdefs.ErrInvalidArgument.WithMessage("parse task: want an object, got " + typeName(v))
+		return nil, errdefs.ErrInvalidArgument.WithMessage("parse task: want an object, got " + py.TypeName(v))
 	}
 	t, err := build(m, format == FormatYAML)
 	if err != nil {
@@ -143,6 +158,15 @@ func formatOf(path string) string {
 	return ""
 }
 
+// decode turns JSON or YAML into the JSON data model, numbers as
+// json.Number.
+func decode(data []byte, format string) (any, error) {
+	if format == FormatYAML {
+		return py.DecodeYAML(data)
+	}
+	return py.DecodeJSON(data)
+}
+
 func looksLikeTask(v any) bool {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -151,113 +175,6 @@ func looksLikeTask(v any) bool {
 	_, id := m["id"]
 	_, ev := m["evaluator"]
 	return id || ev
-}
-
-// decode turns JSON or YAML into the JSON data model, numbers as
-// json.Number.
-func decode(data []byte, format string) (any, error) {
-	if format == FormatYAML {
-		return decodeYAML(data)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decode json: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("decode json: data after the top-level value")
-	}
-	return v, nil
-}
-
-func decodeYAML(data []byte) (any, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("decode yaml: %w", err)
-	}
-	if doc.Kind == 0 {
-		return nil, errors.New("decode yaml: empty document")
-	}
-	return yamlValue(&doc)
-}
-
-// yamlValue converts a YAML node to the JSON data model, keeping ints and
-// floats apart as JSON does.
-func yamlValue(n *yaml.Node) (any, error) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		return yamlValue(n.Content[0])
-	case yaml.AliasNode:
-		return yamlValue(n.Alias)
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := yamlValue(c)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case yaml.MappingNode:
-		out := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
-			}
-			if k.Tag == "!!merge" {
-				return nil, fmt.Errorf("line %d: merge keys are not supported", k.Line)
-			}
-			v, err := yamlValue(n.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			if _, dup := out[k.Value]; dup {
-				return nil, fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
-			}
-			out[k.Value] = v
-		}
-		return out, nil
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return nil, nil
-		case "!!bool":
-			var b bool
-			if err := n.Decode(&b); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n.Line, err)
-			}
-			return b, nil
-		case "!!int":
-			var i int64
-			if err := n.Decode(&i); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n.Line, err)
-			}
-			return json.Number(strconv.FormatInt(i, 10)), nil
-		case "!!float":
-			var f float64
-			if err := n.Decode(&f); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n.Line, err)
-			}
-			if math.IsInf(f, 0) || math.IsNaN(f) {
-				return nil, fmt.Errorf("line %d: %s is not a JSON number", n.Line, n.Value)
-			}
-			s := strconv.FormatFloat(f, 'g', -1, 64)
-			if isInt(json.Number(s)) {
-				s += ".0"
-			}
-			return json.Number(s), nil
-		case "!!str", "!!binary", "!!timestamp":
-			return n.Value, nil
-		}
-		return nil, fmt.Errorf("line %d: unsupported tag %s", n.Line, n.Tag)
-	}
-	return nil, fmt.Errorf("line %d: unsupported yaml node", n.Line)
 }
 
 // build makes a Task from a decoded object and checks it. strict refuses
@@ -289,7 +206,7 @@ func build(m map[string]any, strict bool) (*Task, error) {
 		for i, e := range src {
 			s, ok := e.(string)
 			if !ok {
-				return nil, wrap(fmt.Errorf("source[%d]: want a string, got %s", i, typeName(e)))
+				return nil, wrap(fmt.Errorf("source[%d]: want a string, got %s", i, py.TypeName(e)))
 			}
 			parts[i] = s
 		}
@@ -312,10 +229,10 @@ func build(m map[string]any, strict bool) (*Task, error) {
 		}
 	}
 	if v, ok := m["possibility_of_env_change"]; ok && v != nil {
-		t.PossibilityOfEnvChange = pyStr(v)
+		t.PossibilityOfEnvChange = py.Str(v)
 	}
-	t.Proxy = pyTruthy(m["proxy"])
-	t.FixedIP = pyTruthy(m["fixed_ip"])
+	t.Proxy = py.Truthy(m["proxy"])
+	t.FixedIP = py.Truthy(m["fixed_ip"])
 	if t.RelatedApps, err = f.strList("related_apps"); err != nil {
 		return nil, wrap(err)
 	}
@@ -355,18 +272,18 @@ func buildSteps(v any, path string) ([]Step, error) {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: want a list of steps, got %s", path, typeName(v))
+		return nil, fmt.Errorf("%s: want a list of steps, got %s", path, py.TypeName(v))
 	}
 	steps := make([]Step, 0, len(list))
 	for i, e := range list {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: want an object, got %s", p, typeName(e))
+			return nil, fmt.Errorf("%s: want an object, got %s", p, py.TypeName(e))
 		}
 		typ, ok := m["type"].(string)
 		if !ok {
-			return nil, fmt.Errorf("%s.type: want a string, got %s", p, typeName(m["type"]))
+			return nil, fmt.Errorf("%s.type: want a string, got %s", p, py.TypeName(m["type"]))
 		}
 		for k := range m {
 			if k != "type" && k != "parameters" {
@@ -376,10 +293,10 @@ func buildSteps(v any, path string) ([]Step, error) {
 		params := map[string]any{}
 		if pv, ok := m["parameters"]; ok && pv != nil {
 			if params, ok = pv.(map[string]any); !ok {
-				return nil, fmt.Errorf("%s.parameters: want an object, got %s", p, typeName(pv))
+				return nil, fmt.Errorf("%s.parameters: want an object, got %s", p, py.TypeName(pv))
 			}
 		}
-		spec, ok := stepSpecs[typ]
+		spec, ok := stepTable[typ]
 		if !ok {
 			return nil, fmt.Errorf("%s: unknown setup step type %q", p, typ)
 		}
@@ -398,7 +315,7 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 	var e Evaluator
 	m, ok := v.(map[string]any)
 	if !ok {
-		return e, fmt.Errorf("evaluator: want an object, got %s", typeName(v))
+		return e, fmt.Errorf("evaluator: want an object, got %s", py.TypeName(v))
 	}
 	for k := range m {
 		switch k {
@@ -417,7 +334,7 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 		for i, x := range fv {
 			s, ok := x.(string)
 			if !ok {
-				return e, fmt.Errorf("evaluator.func[%d]: want a string, got %s", i, typeName(x))
+				return e, fmt.Errorf("evaluator.func[%d]: want a string, got %s", i, py.TypeName(x))
 			}
 			e.Func = append(e.Func, s)
 		}
@@ -425,7 +342,7 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 			return e, errors.New("evaluator.func: empty list")
 		}
 	default:
-		return e, fmt.Errorf("evaluator.func: want a string or a list of strings, got %s", typeName(m["func"]))
+		return e, fmt.Errorf("evaluator.func: want a string or a list of strings, got %s", py.TypeName(m["func"]))
 	}
 	n := len(e.Func)
 	for i, name := range e.Func {
@@ -445,7 +362,7 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 		if name == "infeasible" && e.List {
 			return e, fmt.Errorf("%s: infeasible must be the only metric (func: \"infeasible\")", p)
 		}
-		if _, ok := metricSpecs[name]; !ok && name != "infeasible" {
+		if _, ok := metric.Lookup(name); !ok && name != "infeasible" {
 			return e, fmt.Errorf("%s: unknown metric %q (not implemented)", p, name)
 		}
 	}
@@ -453,7 +370,7 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 	if c, ok := m["conj"]; ok && c != nil {
 		s, ok := c.(string)
 		if !ok || (s != "and" && s != "or") {
-			return e, fmt.Errorf("evaluator.conj: want \"and\" or \"or\", got %s", pyRepr(c))
+			return e, fmt.Errorf("evaluator.conj: want \"and\" or \"or\", got %s", py.Repr(c))
 		}
 		conj = s
 	}
@@ -475,23 +392,23 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 		return e, err
 	}
 	for i, name := range e.Func {
-		spec := metricSpecs[name]
+		spec, _ := metric.Lookup(name)
 		idx := ""
 		if e.List {
 			idx = fmt.Sprintf("[%d]", i)
 		}
-		if spec.needsExpected && e.Expected[i] == nil {
+		if spec.NeedsExpected && e.Expected[i] == nil {
 			return e, fmt.Errorf("evaluator.expected%s: required by metric %q", idx, name)
 		}
-		if spec.checkOptions != nil {
-			if err := spec.checkOptions(e.Options[i]); err != nil {
+		if spec.CheckOptions != nil {
+			if err := spec.CheckOptions(e.Options[i]); err != nil {
 				return e, fmt.Errorf("evaluator.options%s: %w", idx, err)
 			}
 		} else if len(e.Options[i]) > 0 {
 			return e, fmt.Errorf("evaluator.options%s: metric %q takes no options", idx, name)
 		}
-		if g := e.Expected[i]; g != nil && g.Type == "rule" && spec.checkRules != nil {
-			if err := spec.checkRules(g.Params["rules"]); err != nil {
+		if g := e.Expected[i]; g != nil && g.Type == "rule" && spec.CheckRules != nil {
+			if err := spec.CheckRules(g.Params["rules"]); err != nil {
 				return e, fmt.Errorf("evaluator.expected%s.rules: %w", idx, err)
 			}
 		}
@@ -523,7 +440,7 @@ func buildGetters(v any, path string, list bool, n int, optional bool) ([]*Gette
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: want a list (func is a list), got %s", path, typeName(v))
+		return nil, fmt.Errorf("%s: want a list (func is a list), got %s", path, py.TypeName(v))
 	}
 	if len(items) == 0 && optional {
 		return out, nil
@@ -551,16 +468,16 @@ func buildGetter(v any, path string) (*Getter, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: want an object, got %s", path, typeName(v))
+		return nil, fmt.Errorf("%s: want an object, got %s", path, py.TypeName(v))
 	}
 	if len(m) == 0 {
 		return nil, nil // OSWorld treats {} as no getter
 	}
 	typ, ok := m["type"].(string)
 	if !ok {
-		return nil, fmt.Errorf("%s.type: want a string, got %s", path, typeName(m["type"]))
+		return nil, fmt.Errorf("%s.type: want a string, got %s", path, py.TypeName(m["type"]))
 	}
-	spec, ok := getterSpecs[typ]
+	spec, ok := getterTable[typ]
 	if !ok {
 		return nil, fmt.Errorf("%s: unknown getter type %q", path, typ)
 	}
@@ -604,13 +521,13 @@ func buildOptions(v any, list bool, n int) ([]map[string]any, error) {
 			}
 			m, ok := e.(map[string]any)
 			if !ok {
-				return nil, fmt.Errorf("evaluator.options[%d]: want an object, got %s", i, typeName(e))
+				return nil, fmt.Errorf("evaluator.options[%d]: want an object, got %s", i, py.TypeName(e))
 			}
 			out[i] = m
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("evaluator.options: want an object or a list, got %s", typeName(v))
+	return nil, fmt.Errorf("evaluator.options: want an object or a list, got %s", py.TypeName(v))
 }
 
 func buildSolution(v any) ([]Call, error) {
@@ -619,14 +536,14 @@ func buildSolution(v any) ([]Call, error) {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("solution: want a list of calls, got %s", typeName(v))
+		return nil, fmt.Errorf("solution: want a list of calls, got %s", py.TypeName(v))
 	}
 	calls := make([]Call, 0, len(list))
 	for i, e := range list {
 		p := fmt.Sprintf("solution[%d]", i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: want an object, got %s", p, typeName(e))
+			return nil, fmt.Errorf("%s: want an object, got %s", p, py.TypeName(e))
 		}
 		f := fields{path: p, m: m}
 		if err := f.only("dialect", "tool", "args"); err != nil {
@@ -648,7 +565,7 @@ func buildSolution(v any) ([]Call, error) {
 			args = map[string]any{}
 		}
 		if _, ok := args.(map[string]any); !ok {
-			return nil, fmt.Errorf("%s.args: want an object, got %s", p, typeName(args))
+			return nil, fmt.Errorf("%s.args: want an object, got %s", p, py.TypeName(args))
 		}
 		if c.Args, err = json.Marshal(args); err != nil {
 			return nil, fmt.Errorf("%s.args: %w", p, err)
@@ -708,7 +625,7 @@ func (f fields) str(key string, required bool) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("%s: want a string, got %s", f.name(key), typeName(v))
+		return "", fmt.Errorf("%s: want a string, got %s", f.name(key), py.TypeName(v))
 	}
 	return s, nil
 }
@@ -720,13 +637,13 @@ func (f fields) strList(key string) ([]string, error) {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: want a list of strings, got %s", f.name(key), typeName(v))
+		return nil, fmt.Errorf("%s: want a list of strings, got %s", f.name(key), py.TypeName(v))
 	}
 	out := make([]string, len(list))
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			return nil, fmt.Errorf("%s[%d]: want a string, got %s", f.name(key), i, typeName(e))
+			return nil, fmt.Errorf("%s[%d]: want a string, got %s", f.name(key), i, py.TypeName(e))
 		}
 		out[i] = s
 	}
@@ -751,12 +668,12 @@ func (f fields) command(key string) error {
 		}
 		for i, e := range c {
 			if _, ok := e.(string); !ok {
-				return fmt.Errorf("%s[%d]: want a string, got %s", f.name(key), i, typeName(e))
+				return fmt.Errorf("%s[%d]: want a string, got %s", f.name(key), i, py.TypeName(e))
 			}
 		}
 		return nil
 	}
-	return fmt.Errorf("%s: want a string or a list of strings, got %s", f.name(key), typeName(v))
+	return fmt.Errorf("%s: want a string or a list of strings, got %s", f.name(key), py.TypeName(v))
 }
 
 func (f fields) num(key string, required bool) error {
@@ -768,7 +685,7 @@ func (f fields) num(key string, required bool) error {
 		return nil
 	}
 	if _, ok := v.(json.Number); !ok {
-		return fmt.Errorf("%s: want a number, got %s", f.name(key), typeName(v))
+		return fmt.Errorf("%s: want a number, got %s", f.name(key), py.TypeName(v))
 	}
 	return nil
 }
@@ -791,53 +708,19 @@ func (f fields) only(keys ...string) error {
 	return nil
 }
 
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "bool"
-	case string:
-		return "string"
-	case json.Number:
-		return "number"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // maxTaskFile bounds a task file; OSWorld's largest are a few kilobytes.
 const maxTaskFile = 4 << 20
 
 // readTaskFile reads a task file that is a regular file of at most
-// maxTaskFile bytes. It opens without blocking and checks what it
-// opened, so a FIFO or a device named like a task file is refused
-// instead of hanging the load.
+// maxTaskFile bytes; a FIFO or a device named like a task file is
+// refused instead of hanging the load.
 func readTaskFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	data, err := hostfile.Read(path, maxTaskFile)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("load %s: not a regular file (%s)", path, st.Mode().Type()))
-	}
-	if st.Size() > maxTaskFile {
-		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("load %s: %d bytes, over the %d-byte limit of a task file", path, st.Size(), maxTaskFile))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTaskFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	if len(data) > maxTaskFile {
-		return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("load %s: over the %d-byte limit of a task file", path, maxTaskFile))
+		if errdefs.IsInvalidArgument(err) {
+			return nil, errdefs.ErrInvalidArgument.WithMessage("load " + err.Error())
+		}
+		return nil, fmt.Errorf("load %w", err)
 	}
 	return data, nil
 }

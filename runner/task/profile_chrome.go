@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // Chrome's profile: getters that read the files Chrome keeps in the
@@ -32,28 +33,6 @@ import (
 // Chrome keeps History and Cookies locked while it runs, so a database
 // is first copied (its bytes read through the sandbox's files) and the
 // copy queried, as OSWorld does.
-
-func init() {
-	addGetters(map[string]getterSpec{
-		"default_search_engine":           {checkNoParams, prefGetter("Default/Preferences", defaultSearchEngine)},
-		"profile_name":                    {checkNoParams, prefGetter("Default/Preferences", profileName)},
-		"chrome_font_size":                {checkNoParams, prefGetter("Default/Preferences", chromeFontSize)},
-		"enable_do_not_track":             {checkNoParams, prefGetter("Default/Preferences", enableDoNotTrack)},
-		"enable_enhanced_safety_browsing": {checkNoParams, prefGetter("Default/Preferences", enhancedSafeBrowsing)},
-		"new_startup_page":                {checkNoParams, prefGetter("Default/Preferences", newStartupPage)},
-		"data_delete_automacally":         {checkNoParams, prefGetter("Default/Preferences", dataDeleteAutomatically)},
-		"find_unpacked_extension_path":    {checkNoParams, prefGetter("Default/Preferences", unpackedExtensionPaths)},
-		"enabled_experiments":             {checkNoParams, prefGetter("Local State", enabledExperiments)},
-		"chrome_language":                 {checkNoParams, prefGetter("Local State", chromeLanguage)},
-		"find_installed_extension_name":   {checkNoParams, (*run).installedExtensionNames},
-		"extensions_installed_from_shop":  {checkNoParams, (*run).extensionsFromShop},
-		"history":                         {checkDestOptional, (*run).history},
-		"cookie_data":                     {checkDestOptional, (*run).cookieData},
-	})
-	addSteps(map[string]stepSpec{
-		"update_browse_history": {checkBrowseHistory, (*run).updateBrowseHistory},
-	})
-}
 
 // chromeDirs are the user data folders tried, relative to the home.
 var chromeDirs = []string{".config/google-chrome", ".config/chromium"}
@@ -86,17 +65,23 @@ func (r *run) chromeJSON(ctx context.Context, rel string) (map[string]any, error
 	if err != nil {
 		return nil, err
 	}
-	v, err := decode(data, FormatJSON)
+	v, err := py.DecodeJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: want an object, got %s", p, typeName(v))
+		return nil, fmt.Errorf("%s: want an object, got %s", p, py.TypeName(v))
 	}
 	return m, nil
 }
 
+// prefGetter implements OSWorld's default_search_engine, profile_name,
+// chrome_font_size, enable_do_not_track, enable_enhanced_safety_browsing,
+// new_startup_page, data_delete_automacally,
+// find_unpacked_extension_path, enabled_experiments and chrome_language
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // prefGetter makes a getter of one JSON file of the profile: read gets
 // its object, or nil when the file is missing or unreadable, and answers
 // OSWorld's value for both cases.
@@ -111,35 +96,22 @@ func prefGetter(rel string, read func(m map[string]any) any) func(*run, context.
 	}
 }
 
-// asMap returns v when it is an object, else nil (which reads as empty).
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-// obj returns m[key] when it is an object (else nil, which reads as
-// empty).
-func obj(m map[string]any, key string) map[string]any {
-	v, _ := m[key].(map[string]any)
-	return v
-}
-
 func defaultSearchEngine(m map[string]any) any {
-	if name, ok := obj(obj(m, "default_search_provider_data"), "template_url_data")["short_name"]; ok {
+	if name, ok := py.DictAt(py.DictAt(m, "default_search_provider_data"), "template_url_data")["short_name"]; ok {
 		return name
 	}
 	return "Google"
 }
 
 func profileName(m map[string]any) any {
-	return obj(m, "profile")["name"]
+	return py.DictAt(m, "profile")["name"]
 }
 
 func chromeFontSize(m map[string]any) any {
 	if m == nil {
 		return map[string]any{"default_fixed_font_size": json.Number("13"), "default_font_size": json.Number("16")}
 	}
-	if p, ok := obj(m, "webkit")["webprefs"]; ok {
+	if p, ok := py.DictAt(m, "webkit")["webprefs"]; ok {
 		return p
 	}
 	return map[string]any{"default_fixed_font_size": json.Number("13"), "default_font_size": json.Number("16"), "minimum_font_size": json.Number("13")}
@@ -154,14 +126,22 @@ func pyBool(b bool) string {
 }
 
 func enableDoNotTrack(m map[string]any) any {
-	return pyBool(pyTruthy(m["enable_do_not_track"]))
+	return pyBool(py.Truthy(m["enable_do_not_track"]))
 }
 
 func enhancedSafeBrowsing(m map[string]any) any {
 	if m == nil {
 		return "Google"
 	}
-	return pyBool(pyTruthy(obj(m, "safebrowsing")["enhanced"]))
+	return pyBool(py.Truthy(py.DictAt(m, "safebrowsing")["enhanced"]))
+}
+
+// safeBrowsing is OSWorld's enable_safe_browsing: "true" when safe
+// browsing is on, enhanced or standard; "false" otherwise, a missing or
+// unreadable Preferences file included.
+func safeBrowsing(m map[string]any) any {
+	sb := py.DictAt(m, "safebrowsing")
+	return pyBool(py.Truthy(sb["enhanced"]) || py.Truthy(sb["enabled"]))
 }
 
 // newStartupPage is "true" when Chrome opens the New Tab page at start:
@@ -175,7 +155,7 @@ func newStartupPage(m map[string]any) any {
 		return "true"
 	}
 	sm, _ := s.(map[string]any)
-	n, ok := number(sm["restore_on_startup"])
+	n, ok := py.Number(sm["restore_on_startup"])
 	return pyBool(ok && n == 5)
 }
 
@@ -189,7 +169,7 @@ func dataDeleteAutomatically(m map[string]any) any {
 
 // extensionSettings lists the profile's extensions.settings entries.
 func extensionSettings(m map[string]any) map[string]any {
-	return obj(obj(m, "extensions"), "settings")
+	return py.DictAt(py.DictAt(m, "extensions"), "settings")
 }
 
 // unpackedExtensionPaths lists the path of every extension the profile
@@ -210,19 +190,23 @@ func unpackedExtensionPaths(m map[string]any) any {
 }
 
 func enabledExperiments(m map[string]any) any {
-	if v, ok := obj(m, "browser")["enabled_labs_experiments"]; ok {
+	if v, ok := py.DictAt(m, "browser")["enabled_labs_experiments"]; ok {
 		return v
 	}
 	return []any{}
 }
 
 func chromeLanguage(m map[string]any) any {
-	if v, ok := obj(m, "intl")["app_locale"]; ok {
+	if v, ok := py.DictAt(m, "intl")["app_locale"]; ok {
 		return v
 	}
 	return "en-US"
 }
 
+// installedExtensionNames implements OSWorld's
+// find_installed_extension_name
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // installedExtensionNames lists the name of every extension the profile
 // knows. OSWorld reads the manifest Chrome copied into Preferences;
 // current Chrome keeps it there only for some (component and store
@@ -240,7 +224,7 @@ func (r *run) installedExtensionNames(ctx context.Context, _ map[string]any) (an
 	out := []any{}
 	for _, id := range slices.Sorted(maps.Keys(settings)) {
 		e, _ := settings[id].(map[string]any)
-		if name, ok := obj(e, "manifest")["name"]; ok {
+		if name, ok := py.DictAt(e, "manifest")["name"]; ok {
 			out = append(out, name)
 			continue
 		}
@@ -269,11 +253,11 @@ func (r *run) installedExtensionNames(ctx context.Context, _ map[string]any) (an
 }
 
 func manifestName(data []byte) (any, bool) {
-	v, err := decode(data, FormatJSON)
+	v, err := py.DecodeJSON(data)
 	if err != nil {
 		return nil, false
 	}
-	name, ok := asMap(v)["name"]
+	name, ok := py.Dict(v)["name"]
 	return name, ok
 }
 
@@ -300,6 +284,9 @@ for d in sys.argv[1:]:
     break
 json.dump(out, sys.stdout)`
 
+// extensionsFromShop implements OSWorld's extensions_installed_from_shop
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // extensionsFromShop answers the manifests of the extensions installed
 // from the web store (the profile's Default/Extensions folder).
 func (r *run) extensionsFromShop(ctx context.Context, _ map[string]any) (any, error) {
@@ -316,7 +303,7 @@ func (r *run) extensionsFromShop(ctx context.Context, _ map[string]any) (any, er
 		return nil, fmt.Errorf("list extensions: %w", err)
 	}
 	if res.ExitCode != 0 {
-		r.log.WarnContext(ctx, "extensions_installed_from_shop failed", "stderr", truncate(res.Stderr, 300))
+		r.log.WarnContext(ctx, "extensions_installed_from_shop failed", "stderr", py.Truncate(res.Stderr, 300))
 		return []any{}, nil
 	}
 	var list []any
@@ -371,7 +358,7 @@ func (r *run) queryChromeDB(ctx context.Context, rels []string, dest, sql string
 			return nil, err
 		}
 	}
-	tmp := "/tmp/deskrun-chrome-" + uuid5URL(src + strconv.Itoa(len(data)) + time.Now().String())[:8] + ".db"
+	tmp := "/tmp/deskrun-chrome-" + py.UUID5URL(src + strconv.Itoa(len(data)) + time.Now().String())[:8] + ".db"
 	if err := r.sb.WriteFile(ctx, tmp, data); err != nil {
 		return nil, fmt.Errorf("copy %s in the sandbox: %w", src, err)
 	}
@@ -381,7 +368,7 @@ func (r *run) queryChromeDB(ctx context.Context, rels []string, dest, sql string
 		return nil, fmt.Errorf("query %s: %w", src, err)
 	}
 	if res.ExitCode != 0 {
-		r.log.WarnContext(ctx, "chrome database query failed", "file", src, "stderr", truncate(strings.TrimSpace(res.Stderr), 300))
+		r.log.WarnContext(ctx, "chrome database query failed", "file", src, "stderr", py.Truncate(strings.TrimSpace(res.Stderr), 300))
 		return nil, nil
 	}
 	var rows []any
@@ -391,6 +378,9 @@ func (r *run) queryChromeDB(ctx context.Context, rels []string, dest, sql string
 	return rows, nil
 }
 
+// history implements OSWorld's history
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // history answers the rows [url, title, last_visit_time] of History's
 // urls table.
 func (r *run) history(ctx context.Context, p map[string]any) (any, error) {
@@ -398,6 +388,9 @@ func (r *run) history(ctx context.Context, p map[string]any) (any, error) {
 	return r.queryChromeDB(ctx, []string{"Default/History"}, dest, "SELECT url, title, last_visit_time FROM urls")
 }
 
+// cookieData implements OSWorld's cookie_data
+// (desktop_env/evaluators/getters/chrome.py).
+//
 // cookieData answers every row of the cookies table, columns in the
 // table's order (host_key second). Chrome on Linux keeps Default/Cookies;
 // Default/Network/Cookies, where other builds moved it, is read when the
@@ -413,13 +406,13 @@ func checkBrowseHistory(f fields) error {
 	}
 	list, ok := f.m["history"].([]any)
 	if !ok {
-		return fmt.Errorf("%s: want a list, got %s", f.name("history"), typeName(f.m["history"]))
+		return fmt.Errorf("%s: want a list, got %s", f.name("history"), py.TypeName(f.m["history"]))
 	}
 	for i, e := range list {
 		m, ok := e.(map[string]any)
 		item := fields{m: m, path: fmt.Sprintf("%s[%d]", f.name("history"), i)}
 		if !ok {
-			return fmt.Errorf("%s: want an object, got %s", item.path, typeName(e))
+			return fmt.Errorf("%s: want an object, got %s", item.path, py.TypeName(e))
 		}
 		if _, err := item.str("url", true); err != nil {
 			return err
@@ -475,6 +468,9 @@ func chromeTime(t time.Time) int64 {
 	return t.UnixMicro() + fromUnix*1_000_000
 }
 
+// updateBrowseHistory implements OSWorld's update_browse_history
+// (desktop_env/controllers/setup.py).
+//
 // updateBrowseHistory adds visits to the profile's History, each
 // visit_time_from_now_in_seconds before now. A profile without History
 // gets one first from the browser itself.
@@ -504,7 +500,7 @@ func (r *run) updateBrowseHistory(ctx context.Context, p map[string]any) error {
 		}
 		db = path.Join(dir, "Default/History")
 		if _, err := r.sb.ReadFile(ctx, db); err != nil {
-			return fmt.Errorf("make the browser's profile in %s (exit %d: %s): %w", dir, res.ExitCode, truncate(strings.TrimSpace(res.Stderr), 300), err)
+			return fmt.Errorf("make the browser's profile in %s (exit %d: %s): %w", dir, res.ExitCode, py.Truncate(strings.TrimSpace(res.Stderr), 300), err)
 		}
 	}
 	now := time.Now()
@@ -512,7 +508,7 @@ func (r *run) updateBrowseHistory(ctx context.Context, p map[string]any) error {
 	list, _ := p["history"].([]any)
 	for _, e := range list {
 		m, _ := e.(map[string]any)
-		secs, _ := number(m["visit_time_from_now_in_seconds"])
+		secs, _ := py.Number(m["visit_time_from_now_in_seconds"])
 		items = append(items, map[string]any{
 			"url":   m["url"],
 			"title": m["title"],
@@ -528,7 +524,7 @@ func (r *run) updateBrowseHistory(ctx context.Context, p map[string]any) error {
 		return fmt.Errorf("update %s: %w", db, err)
 	}
 	if res.ExitCode != 0 {
-		return fmt.Errorf("update %s: exit %d: %s", db, res.ExitCode, truncate(strings.TrimSpace(res.Stderr), 300))
+		return fmt.Errorf("update %s: exit %d: %s", db, res.ExitCode, py.Truncate(strings.TrimSpace(res.Stderr), 300))
 	}
 	return nil
 }

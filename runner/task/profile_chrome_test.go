@@ -12,88 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deskrun/deskrun/internal/py"
 )
-
-func TestChromeProfileMetrics(t *testing.T) {
-	cookies := jv(t, `[[13300000000000000, ".amazon.com", "", "session-id", "1"], [13300000000000000, "example.org", "", "a", "b"]]`)
-	history := jv(t, `[["https://www.youtube.com/watch?v=x", "Video", 13300000000000000], ["https://www.bbc.co.uk/", "BBC", 13300000000000000]]`)
-	for _, tt := range []struct {
-		name                   string
-		fn                     metricFunc
-		result, expected       string
-		want                   float64
-		detail                 string // a part of the detail, when the score is 0
-		rawResult, rawExpected any
-	}{
-		{name: "search query", fn: isExpectedSearchQuery, result: `{"url": "https://www.google.com/search?q=Nereida&oq=N"}`, expected: `{"expect": {"pattern": "www\\.google\\.com.*?/search\\?q=Nereida&"}}`, want: 1},
-		{name: "search query other", fn: isExpectedSearchQuery, result: `{"url": "https://www.google.com/search?q=Other&"}`, expected: `{"expect": {"pattern": "q=Nereida&"}}`, detail: "does not match"},
-		{name: "search query no tab", fn: isExpectedSearchQuery, result: `null`, expected: `{"expect": {"pattern": "x"}}`, detail: "no active tab"},
-		{name: "search query a string", fn: isExpectedSearchQuery, result: `"https://x"`, expected: `{"expect": {"pattern": "x"}}`, detail: "no active tab"},
-		{name: "extensions", fn: isExpectedInstalledExtensions, result: `["Momentum", "Google Translate", "PDF Viewer"]`, expected: `{"expected": ["Google Translate", "Momentum"]}`, want: 1},
-		{name: "extensions missing", fn: isExpectedInstalledExtensions, result: `["Momentum"]`, expected: `{"expected": ["Google Translate", "Momentum"]}`, detail: "Google Translate"},
-		{name: "extensions unreadable", fn: isExpectedInstalledExtensions, result: `"Google"`, expected: `{"expected": ["Momentum"]}`, detail: "want a list"},
-		{name: "cookie deleted", fn: isCookieDeleted, rawResult: cookies, expected: `{"type": "domains", "domains": [".google.com"]}`, want: 1},
-		{name: "cookie kept", fn: isCookieDeleted, rawResult: cookies, expected: `{"type": "domains", "domains": [".amazon.com"]}`, detail: ".amazon.com"},
-		{name: "no cookies left", fn: isCookieDeleted, result: `[]`, expected: `{"type": "domains", "domains": [".amazon.com"]}`, want: 1},
-		{name: "cookies unreadable", fn: isCookieDeleted, result: `null`, expected: `{"type": "domains", "domains": [".amazon.com"]}`, detail: "no cookies"},
-		{name: "cookie row short", fn: isCookieDeleted, result: `[[1]]`, expected: `{"type": "domains", "domains": [".amazon.com"]}`, detail: "host"},
-		{name: "history deleted", fn: checkHistoryDeleted, rawResult: history, expected: `{"type": "keywords", "keywords": ["cnn"]}`, want: 1},
-		{name: "history kept", fn: checkHistoryDeleted, rawResult: history, expected: `{"type": "keywords", "keywords": ["youtube"]}`, detail: "youtube.com"},
-		{name: "history unreadable", fn: checkHistoryDeleted, result: `null`, expected: `{"type": "keywords", "keywords": ["youtube"]}`, detail: "no history"},
-		{name: "history rows not lists", fn: checkHistoryDeleted, result: `["https://youtube.com"]`, expected: `{"type": "keywords", "keywords": ["youtube"]}`, detail: "not a list"},
-		{name: "experiments", fn: checkEnabledExperiments, result: `["chrome-refresh-2023@2", "chrome-webui-refresh-2023@2"]`, expected: `{"type": "names", "names": ["chrome-refresh-2023", "chrome-webui-refresh-2023"]}`, want: 1},
-		{name: "experiments order", fn: checkEnabledExperiments, result: `["chrome-webui-refresh-2023@2", "chrome-refresh-2023@2"]`, expected: `{"type": "names", "names": ["chrome-refresh-2023", "chrome-webui-refresh-2023"]}`, detail: "want"},
-		{name: "experiments none", fn: checkEnabledExperiments, result: `[]`, expected: `{"type": "names", "names": ["chrome-refresh-2023"]}`, detail: "want"},
-		{name: "experiments unreadable", fn: checkEnabledExperiments, result: `{"a": 1}`, expected: `{"type": "names", "names": []}`, detail: "want a list"},
-		{name: "shortcut", fn: isShortcutOnDesktop, result: `{"a.desktop": "[Desktop Entry]\nName=Play Puzzle Game 2048\nExec=x\n"}`, expected: `{"type": "name", "name": "Play Puzzle Game 2048"}`, want: 1},
-		{name: "shortcut prefix only", fn: isShortcutOnDesktop, result: `{"a.desktop": "[Desktop Entry]\nName=Play Puzzle Game 2048 now\n"}`, expected: `{"type": "name", "name": "Play Puzzle Game 2048"}`, detail: "no shortcut"},
-		{name: "no shortcuts", fn: isShortcutOnDesktop, result: `null`, expected: `{"type": "name", "name": "x"}`, detail: "want the desktop"},
-		{name: "font size range", fn: checkFontSize, result: `{"default_font_size": 20, "default_fixed_font_size": 13}`, expected: `{"type": "range", "min": 16, "max": 99999}`, want: 1},
-		{name: "font size at min", fn: checkFontSize, result: `{"default_font_size": 16}`, expected: `{"type": "range", "min": 16, "max": 99999}`, detail: "exclusive"},
-		{name: "font size value", fn: checkFontSize, result: `{"default_font_size": 24}`, expected: `{"type": "value", "value": 24}`, want: 1},
-		{name: "font size other value", fn: checkFontSize, result: `{"default_font_size": 16}`, expected: `{"type": "value", "value": 24}`, detail: "want 24"},
-		{name: "font size missing", fn: checkFontSize, result: `{"minimum_font_size": 13}`, expected: `{"type": "value", "value": 24}`, detail: "no default_font_size"},
-		{name: "steam cart", fn: isAddedToSteamCart, result: `{"content": "<div>The Dota 2 Official Soundtrack</div>"}`, expected: `{"items": ["The Dota 2 Official Soundtrack"]}`, want: 1},
-		{name: "steam cart empty", fn: isAddedToSteamCart, result: `{"content": "<div>Your cart is empty</div>"}`, expected: `{"items": ["The Dota 2 Official Soundtrack"]}`, detail: "not in the cart"},
-		{name: "steam no page", fn: isAddedToSteamCart, result: `null`, expected: `{"items": ["x"]}`, detail: "no page content"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			res, exp := tt.rawResult, tt.rawExpected
-			if tt.result != "" {
-				res = jv(t, tt.result)
-			}
-			if tt.expected != "" {
-				exp = jv(t, tt.expected)
-			}
-			got, detail, err := tt.fn(metricEnv{}, res, exp, nil)
-			if err != nil || got != tt.want {
-				t.Fatalf("score %v (%s), %v; want %v", got, detail, err, tt.want)
-			}
-			if tt.want == 0 && !strings.Contains(detail, tt.detail) {
-				t.Errorf("detail %q, want it to mention %q", detail, tt.detail)
-			}
-		})
-	}
-}
-
-func TestChromeProfileMetricRules(t *testing.T) {
-	for _, tt := range []struct {
-		metric, rules, want string
-	}{
-		{"is_shortcut_on_desktop", `{"type": "url", "url": "x"}`, `type: 'url' is not supported`},
-		{"check_font_size", `{"type": "range", "min": 16}`, "max: want a number"},
-		{"check_history_deleted", `{"type": "domains", "keywords": []}`, `type: want "keywords"`},
-		{"is_cookie_deleted", `{"type": "domains", "domains": ".amazon.com"}`, "domains: want a list of strings"},
-		{"is_expected_search_query", `{"expect": {"pattern": "("}}`, "expect.pattern"},
-		{"is_expected_installed_extensions", `{"expected": [1]}`, "expected[0]: want a string"},
-		{"check_enabled_experiments", `{"names": []}`, `type: want "names"`},
-	} {
-		err := metricSpecs[tt.metric].checkRules(jv(t, tt.rules))
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s %s: %v, want %q", tt.metric, tt.rules, err, tt.want)
-		}
-	}
-}
 
 // profileRun is a run on this machine's files and processes with home
 // as the user's home.
@@ -151,6 +72,7 @@ func TestChromePreferenceGetters(t *testing.T) {
 		`{"type": "extensions_installed_from_shop"}`:  `[]`,
 		`{"type": "find_installed_extension_name"}`:   `Google`,
 		`{"type": "enable_enhanced_safety_browsing"}`: `Google`,
+		`{"type": "enable_safe_browsing"}`:            `false`,
 	} {
 		if got := get(js); shown(got) != want {
 			t.Errorf("no profile: %s = %s, want %s", js, shown(got), want)
@@ -187,6 +109,7 @@ func TestChromePreferenceGetters(t *testing.T) {
 		`{"type": "chrome_font_size"}`:                `{'default_fixed_font_size': 16, 'default_font_size': 20}`,
 		`{"type": "enable_do_not_track"}`:             `true`,
 		`{"type": "enable_enhanced_safety_browsing"}`: `true`,
+		`{"type": "enable_safe_browsing"}`:            `true`,
 		`{"type": "new_startup_page"}`:                `true`,
 		`{"type": "data_delete_automacally"}`:         `true`,
 		`{"type": "find_unpacked_extension_path"}`:    `['aaa/1.0_0', '` + ext + `', '/usr/share/x']`,
@@ -225,7 +148,7 @@ func shown(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return pyRepr(v)
+	return py.Repr(v)
 }
 
 // The profile getters and update_browse_history on a profile the real
@@ -234,16 +157,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Chromium; skipped in -short mode")
 	}
-	browser := ""
-	for _, n := range []string{"chromium", "google-chrome", "chromium-browser"} {
-		if p, err := exec.LookPath(n); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		t.Fatal("no Chromium installed (scripts/install-deps.sh installs it)")
-	}
+	browser := needBrowser(t)
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatal("python3 is needed (scripts/install-deps.sh installs it)")
 	}
@@ -288,7 +202,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 	for _, row := range hist {
 		cols := row.([]any)
 		urls = append(urls, cols[0].(string))
-		if ts, _ := number(cols[2]); ts > float64(now) || ts < float64(now-2*3600e6) {
+		if ts, _ := py.Number(cols[2]); ts > float64(now) || ts < float64(now-2*3600e6) {
 			t.Errorf("visit time of %s: %v, want within the last two hours (now %d)", cols[0], ts, now)
 		}
 	}
@@ -300,7 +214,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.cacheDir, "history.sqlite")); err != nil {
 		t.Errorf("the history copy is not in the cache: %v", err)
 	}
-	score, detail, _ := checkHistoryDeleted(metricEnv{}, hist, jv(t, `{"type": "keywords", "keywords": ["youtube"]}`), nil)
+	score, detail, _ := lookupMetricScore(t, "check_history_deleted", hist, jv(t, `{"type": "keywords", "keywords": ["youtube"]}`), nil)
 	if score != 0 {
 		t.Errorf("check_history_deleted with youtube visits = %v (%s), want 0", score, detail)
 	}
@@ -312,7 +226,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 	if host := cookies[0].([]any)[1]; host != "127.0.0.1" {
 		t.Errorf("cookie host %v, want 127.0.0.1", host)
 	}
-	if s, _, _ := isCookieDeleted(metricEnv{}, cookies, jv(t, `{"type": "domains", "domains": ["127.0.0.1"]}`), nil); s != 0 {
+	if s, _, _ := lookupMetricScore(t, "is_cookie_deleted", cookies, jv(t, `{"type": "domains", "domains": ["127.0.0.1"]}`), nil); s != 0 {
 		t.Errorf("is_cookie_deleted of the site's cookie = %v, want 0", s)
 	}
 
@@ -320,7 +234,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 		t.Errorf("find_unpacked_extension_path = %s", got)
 	}
 	if got, _ := get(`{"type": "find_installed_extension_name"}`).([]any); !slices.Contains(got, any("Hello Extension")) {
-		t.Errorf("find_installed_extension_name = %s", pyRepr(got))
+		t.Errorf("find_installed_extension_name = %s", py.Repr(got))
 	}
 	for js, want := range map[string]string{
 		`{"type": "enable_do_not_track"}`: "false",
@@ -331,7 +245,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 			t.Errorf("fresh profile: %s = %s, want %s", js, got, want)
 		}
 	}
-	if fs, ok := get(`{"type": "chrome_font_size"}`).(map[string]any); !ok || pyRepr(fs["default_font_size"]) != "16" {
+	if fs, ok := get(`{"type": "chrome_font_size"}`).(map[string]any); !ok || py.Repr(fs["default_font_size"]) != "16" {
 		t.Errorf("fresh profile: chrome_font_size = %#v, want default_font_size 16", fs)
 	}
 
@@ -342,7 +256,7 @@ func TestChromeProfileOnHost(t *testing.T) {
 	}
 	data, err := os.ReadFile(p)
 	if err != nil || !strings.HasPrefix(string(data), "%PDF-") {
-		t.Fatalf("pdf_from_url wrote %d bytes starting %q, %v", len(data), truncate(string(data), 8), err)
+		t.Fatalf("pdf_from_url wrote %d bytes starting %q, %v", len(data), py.Truncate(string(data), 8), err)
 	}
 }
 

@@ -2,9 +2,7 @@ package task
 
 import (
 	"context"
-	"crypto/sha1"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -17,6 +15,9 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/hostfile"
+	"github.com/deskrun/deskrun/internal/py"
+	"github.com/deskrun/deskrun/runner/task/vm"
 )
 
 // Options are the settings Setup and Evaluate share. The zero value is
@@ -52,6 +53,11 @@ type Options struct {
 	// WindowTimeout bounds how long activate_window, close_window and
 	// open wait for their window to appear (default 10s).
 	WindowTimeout time.Duration
+	// HostBytes bounds the bytes the task copies to the runner host
+	// (into the cache folder and the download cache), across Setup and
+	// Evaluate when both get the same one; a copy that would pass it
+	// fails the step or getter. Nil means [DefaultTaskBytes] per call.
+	HostBytes *HostBytes
 	// Logger receives a debug record per step and warnings for steps
 	// OSWorld lets pass (a non-zero exit code, no window to activate).
 	// Nil discards them.
@@ -73,6 +79,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.HostBytes == nil {
+		o.HostBytes = NewHostBytes(DefaultTaskBytes, "a task", nil)
 	}
 	return o
 }
@@ -104,13 +113,14 @@ type run struct {
 	log      *slog.Logger
 	cacheDir string
 
-	home string // the desktop user's home, once known
+	vm   *vm.VM // OSWorld's guest operations on sb
 	vars *Vars  // placeholder values, once known
 }
 
 func newRun(sb Sandbox, t *Task, opts Options) (*run, func(), error) {
 	opts = opts.withDefaults()
 	r := &run{sb: sb, t: t, opts: opts, log: opts.Logger.With("task", t.ID), cacheDir: opts.CacheDir}
+	r.vm = vm.New(vmSandbox{r: r})
 	done := func() {}
 	if r.cacheDir == "" {
 		dir, err := os.MkdirTemp("", "deskrun-task-cache-")
@@ -127,7 +137,7 @@ func newRun(sb Sandbox, t *Task, opts Options) (*run, func(), error) {
 
 func (r *run) steps(ctx context.Context, steps []Step, where string) error {
 	for i, s := range steps {
-		spec, ok := stepSpecs[s.Type]
+		spec, ok := stepTable[s.Type]
 		if !ok { // Load refuses these; a hand-built Task may still hold one
 			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("%s[%d]: unknown setup step type %q", where, i, s.Type))
 		}
@@ -173,76 +183,52 @@ func (r *run) placeholders(ctx context.Context) (Vars, error) {
 }
 
 // userHome returns the desktop user's home folder in the sandbox.
-func (r *run) userHome(ctx context.Context) (string, error) {
-	if r.home == "" {
-		res, err := r.sb.Exec(ctx, api.ExecRequest{Cmd: []string{"sh", "-c", `printf %s "$HOME"`}, TimeoutMS: 10_000})
-		if err != nil {
-			return "", fmt.Errorf("read home folder: %w", err)
-		}
-		r.home = strings.TrimSpace(res.Stdout)
-		if r.home == "" {
-			r.home = "/home/user"
-		}
-	}
-	return r.home, nil
-}
+func (r *run) userHome(ctx context.Context) (string, error) { return r.vm.Home(ctx) }
 
 // expandUser does what OSWorld's server does to paths:
-// os.path.expandvars(os.path.expanduser(p)), for ~ and $HOME.
+// os.path.expandvars(os.path.expanduser(p)).
 func (r *run) expandUser(ctx context.Context, p string) (string, error) {
-	if p != "~" && !strings.HasPrefix(p, "~/") && !strings.Contains(p, "$HOME") && !strings.Contains(p, "${HOME}") {
-		return p, nil
-	}
-	home, err := r.userHome(ctx)
-	if err != nil {
-		return "", err
-	}
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		p = home + p[1:]
-	}
-	return strings.NewReplacer("${HOME}", home, "$HOME", home).Replace(p), nil
+	return r.vm.ExpandPath(ctx, p)
 }
 
-// argv turns OSWorld's command/shell pair into an argument vector:
-// shell runs /bin/sh -c (with a list, its first entry is the script and
-// the rest its $0, $1, ...); otherwise a string is split as shlex.split
-// does, and arguments starting with ~/ are expanded.
+// argv turns OSWorld's command/shell pair into an argument vector, as
+// OSWorld's server does ([vm.VM.Command]).
 func (r *run) argv(ctx context.Context, command any, shell bool) ([]string, error) {
-	var args []string
-	switch c := command.(type) {
-	case string:
-		if shell {
-			return []string{"sh", "-c", c}, nil
-		}
-		words, err := shlexSplit(c)
-		if err != nil {
-			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("command %q: %s", c, err))
-		}
-		args = words
-	case []any:
-		for _, e := range c {
-			s, _ := e.(string)
-			args = append(args, s)
-		}
-		if shell {
-			return append([]string{"sh", "-c"}, args...), nil
-		}
-	default:
-		return nil, errdefs.ErrInvalidArgument.WithMessage("command: want a string or a list of strings")
+	return r.vm.Command(ctx, command, shell)
+}
+
+// vmSandbox gives the guest operations the run's sandbox, its commands
+// run as [run.exec] runs them (over the admin channel when they call
+// sudo, or all of them with admin).
+type vmSandbox struct {
+	r     *run
+	admin bool
+}
+
+func (s vmSandbox) Exec(ctx context.Context, req api.ExecRequest) (api.ExecResult, error) {
+	return s.r.exec(ctx, req.Cmd, s.admin, time.Duration(req.TimeoutMS)*time.Millisecond, req.Stdin)
+}
+
+func (s vmSandbox) WriteFile(ctx context.Context, path string, data []byte) error {
+	return s.r.sb.WriteFile(ctx, path, data)
+}
+
+func (s vmSandbox) Windows(ctx context.Context) ([]api.Window, error) { return s.r.sb.Windows(ctx) }
+
+func (s vmSandbox) ActivateWindow(ctx context.Context, id uint32) error {
+	return s.r.sb.ActivateWindow(ctx, id)
+}
+
+func (s vmSandbox) CloseWindow(ctx context.Context, id uint32) error {
+	return s.r.sb.CloseWindow(ctx, id)
+}
+
+func (s vmSandbox) AccessibilityXML(ctx context.Context, app string) (string, error) {
+	ar, ok := s.r.sb.(AccessibilityReader)
+	if !ok {
+		return "", fmt.Errorf("this sandbox does not read accessibility trees")
 	}
-	if len(args) == 0 {
-		return nil, errdefs.ErrInvalidArgument.WithMessage("command: empty")
-	}
-	for i, a := range args {
-		if strings.HasPrefix(a, "~/") {
-			home, err := r.userHome(ctx)
-			if err != nil {
-				return nil, err
-			}
-			args[i] = home + a[1:]
-		}
-	}
-	return args, nil
+	return ar.AccessibilityXML(ctx, app)
 }
 
 var sudoWord = regexp.MustCompile(`(^|[^A-Za-z0-9_-])sudo([^A-Za-z0-9_-]|$)`)
@@ -283,30 +269,8 @@ func (r *run) exec(ctx context.Context, argv []string, admin bool, timeout time.
 type stepSpec struct {
 	check func(f fields) error
 	run   func(r *run, ctx context.Context, p map[string]any) error
-}
-
-// stepSpecs lists the setup step types deskrun runs.
-var stepSpecs = map[string]stepSpec{
-	"execute":         {checkExecute, (*run).execute},
-	"command":         {checkExecute, (*run).execute},
-	"launch":          {checkLaunch, (*run).launch},
-	"open":            {checkOpen, (*run).open},
-	"sleep":           {checkSleep, (*run).sleep},
-	"download":        {checkDownload, (*run).download},
-	"upload_file":     {checkUpload, (*run).upload},
-	"activate_window": {checkWindow, (*run).activateWindow},
-	"close_window":    {checkWindow, (*run).closeWindow},
-}
-
-// addSteps registers the steps of one family (each family in its own file,
-// from an init function); a name registered twice is a bug.
-func addSteps(m map[string]stepSpec) {
-	for name, sp := range m {
-		if _, dup := stepSpecs[name]; dup {
-			panic("task: step " + name + " registered twice")
-		}
-		stepSpecs[name] = sp
-	}
+	// unavailable, when set, says why the step cannot run here.
+	unavailable string
 }
 
 func checkExecute(f fields) error {
@@ -331,7 +295,7 @@ func checkExecute(f fields) error {
 	if u, ok := f.m["until"]; ok && u != nil {
 		m, ok := u.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%s: want an object, got %s", f.name("until"), typeName(u))
+			return fmt.Errorf("%s: want an object, got %s", f.name("until"), py.TypeName(u))
 		}
 		uf := fields{path: f.name("until"), m: m}
 		if err := uf.only("returncode", "stdout", "stderr"); err != nil {
@@ -365,19 +329,21 @@ func checkCacheName(name string) error {
 	return nil
 }
 
+// execute implements OSWorld's execute and command
+// (desktop_env/controllers/setup.py).
 func (r *run) execute(ctx context.Context, p map[string]any) error {
-	argv, err := r.argv(ctx, p["command"], pyTruthy(p["shell"]))
+	argv, err := r.argv(ctx, p["command"], py.Truthy(p["shell"]))
 	if err != nil {
 		return err
 	}
 	var timeout time.Duration
-	if n, ok := number(p["timeout"]); ok && n > 0 {
+	if n, ok := py.Number(p["timeout"]); ok && n > 0 {
 		timeout = time.Duration(n * float64(time.Second))
 	}
 	until, _ := p["until"].(map[string]any)
 	deadline := time.Now().Add(r.opts.UntilTimeout)
 	for {
-		res, err := r.exec(ctx, argv, pyTruthy(p["admin"]), timeout, "")
+		res, err := r.exec(ctx, argv, py.Truthy(p["admin"]), timeout, "")
 		if err != nil {
 			return fmt.Errorf("exec %s: %w", shortCmd(argv), err)
 		}
@@ -394,7 +360,7 @@ func (r *run) execute(ctx context.Context, p map[string]any) error {
 		if len(until) == 0 {
 			if res.ExitCode != 0 || res.TimedOut {
 				r.log.WarnContext(ctx, "setup command failed", "cmd", shortCmd(argv), "exit_code", res.ExitCode,
-					"timed_out", res.TimedOut, "stderr", truncate(res.Stderr, 500))
+					"timed_out", res.TimedOut, "stderr", py.Truncate(res.Stderr, 500))
 			}
 			return nil
 		}
@@ -403,7 +369,7 @@ func (r *run) execute(ctx context.Context, p map[string]any) error {
 		}
 		if !time.Now().Before(deadline) {
 			return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("exec %s: until %s not met within %s (last exit code %d)",
-				shortCmd(argv), pyRepr(until), r.opts.UntilTimeout, res.ExitCode))
+				shortCmd(argv), py.Repr(until), r.opts.UntilTimeout, res.ExitCode))
 		}
 		if err := sleepCtx(ctx, 500*time.Millisecond); err != nil {
 			return err
@@ -414,7 +380,7 @@ func (r *run) execute(ctx context.Context, p map[string]any) error {
 // untilHolds is OSWorld's test: the return code matches, or stdout or
 // stderr contains the given text.
 func untilHolds(until map[string]any, res api.ExecResult) bool {
-	if rc, ok := until["returncode"]; ok && pyEqual(intNumber(res.ExitCode), rc) {
+	if rc, ok := until["returncode"]; ok && py.Equal(py.IntNumber(res.ExitCode), rc) {
 		return true
 	}
 	if s, ok := until["stdout"].(string); ok && strings.Contains(res.Stdout, s) {
@@ -436,22 +402,10 @@ func checkLaunch(f fields) error {
 	return f.command("command")
 }
 
-// detach starts "$@" in a new session with its output discarded and
-// returns at once; it exits 127 when the program does not exist.
-const detach = `p=$1
-case "$p" in
-*/*) [ -x "$p" ] || { echo "$p: not found" >&2; exit 127; } ;;
-*) command -v -- "$p" >/dev/null 2>&1 || { echo "$p: command not found" >&2; exit 127; } ;;
-esac
-if command -v setsid >/dev/null 2>&1; then
-  setsid "$@" >/dev/null 2>&1 </dev/null &
-else
-  "$@" >/dev/null 2>&1 </dev/null &
-fi`
-
+// launch implements OSWorld's launch (desktop_env/controllers/setup.py).
 func (r *run) launch(ctx context.Context, p map[string]any) error {
 	command := p["command"]
-	shell := pyTruthy(p["shell"])
+	shell := py.Truthy(p["shell"])
 	if s, ok := command.(string); ok && !shell && len(strings.Fields(s)) > 1 {
 		// OSWorld splits a string command at spaces here, not with shlex.
 		parts := make([]any, 0, 4)
@@ -464,11 +418,11 @@ func (r *run) launch(ctx context.Context, p map[string]any) error {
 	if err != nil {
 		return err
 	}
-	return r.startDetached(ctx, argv, pyTruthy(p["admin"]))
+	return r.startDetached(ctx, argv, py.Truthy(p["admin"]))
 }
 
 func (r *run) startDetached(ctx context.Context, argv []string, admin bool) error {
-	res, err := r.exec(ctx, append([]string{"sh", "-c", detach, "sh"}, argv...), admin, 0, "")
+	res, err := vm.New(vmSandbox{r: r, admin: admin}).Launch(ctx, argv, 0)
 	if err != nil {
 		return fmt.Errorf("launch %s: %w", shortCmd(argv), err)
 	}
@@ -492,33 +446,7 @@ func checkOpen(f fields) error {
 	return err
 }
 
-// opener opens $1 as OSWorld's xdg-open does on its Ubuntu GNOME VM,
-// where xdg-open hands the file to "gio open": the application
-// registered for the file's content type. gio comes first because a
-// sandbox without a desktop environment that xdg-open recognizes runs
-// its generic branch, which needs file(1) to tell the type and, when
-// that is missing, opens everything in the web browser (a spreadsheet
-// in Chromium, not LibreOffice Calc). Then xdg-open when the sandbox
-// has it (gio knowing no application for the type), else the app that
-// fits: Chromium for web pages, PDFs and images, a terminal in the
-// folder for a folder, and an editor (or pager) in a terminal for
-// anything else.
-const opener = `f=$1
-name=$(basename "$f")
-if command -v gio >/dev/null 2>&1 && gio open "$f" 2>/dev/null; then exit 0; fi
-if command -v xdg-open >/dev/null 2>&1; then exec xdg-open "$f"; fi
-if [ -d "$f" ]; then cd "$f" && exec xterm -T "$name"; fi
-case "$f" in
-*.html|*.htm|*.pdf|*.svg|*.png|*.jpg|*.jpeg|*.gif|*.webp)
-  for b in chromium chromium-browser google-chrome; do
-    command -v "$b" >/dev/null 2>&1 && exec "$b" "$f"
-  done ;;
-esac
-for e in "$EDITOR" vi nano less more; do
-  [ -n "$e" ] && command -v "$e" >/dev/null 2>&1 && exec xterm -T "$name" -e "$e" "$f"
-done
-exec xterm -T "$name" -e cat "$f"`
-
+// open implements OSWorld's open (desktop_env/controllers/setup.py).
 func (r *run) open(ctx context.Context, p map[string]any) error {
 	target, err := r.expandUser(ctx, p["path"].(string))
 	if err != nil {
@@ -535,8 +463,12 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("open %s: list windows: %w", target, err)
 	}
-	if err := r.startDetached(ctx, []string{"sh", "-c", opener, "sh", target}, false); err != nil {
-		return err
+	res, err = r.vm.OpenFile(ctx, target)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", target, err)
+	}
+	if res.ExitCode != 0 {
+		return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("open %s: %s", target, strings.TrimSpace(res.Stderr)))
 	}
 	w, found, err := r.waitOpened(ctx, path.Base(target), before)
 	if err != nil {
@@ -616,8 +548,9 @@ func checkSleep(f fields) error {
 	return f.num("seconds", true)
 }
 
+// sleep implements OSWorld's sleep (desktop_env/controllers/setup.py).
 func (r *run) sleep(ctx context.Context, p map[string]any) error {
-	s, _ := number(p["seconds"])
+	s, _ := py.Number(p["seconds"])
 	return sleepCtx(ctx, time.Duration(s*float64(time.Second)))
 }
 
@@ -643,12 +576,12 @@ func checkFiles(f fields, src string) error {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return fmt.Errorf("%s: want a list, got %s", f.name("files"), typeName(v))
+		return fmt.Errorf("%s: want a list, got %s", f.name("files"), py.TypeName(v))
 	}
 	for i, e := range list {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%s[%d]: want an object, got %s", f.name("files"), i, typeName(e))
+			return fmt.Errorf("%s[%d]: want an object, got %s", f.name("files"), i, py.TypeName(e))
 		}
 		ff := fields{path: fmt.Sprintf("%s[%d]", f.name("files"), i), m: m}
 		if err := ff.only(src, "path"); err != nil {
@@ -686,10 +619,14 @@ func checkSource(src string) error {
 	return fmt.Errorf("%q: unsupported URL scheme %q (want file, http or https)", src, u.Scheme)
 }
 
+// download implements OSWorld's download
+// (desktop_env/controllers/setup.py).
 func (r *run) download(ctx context.Context, p map[string]any) error {
 	return r.putFiles(ctx, p["files"].([]any), "url", true)
 }
 
+// upload implements OSWorld's upload_file
+// (desktop_env/controllers/setup.py).
 func (r *run) upload(ctx context.Context, p map[string]any) error {
 	return r.putFiles(ctx, p["files"].([]any), "local_path", false)
 }
@@ -701,7 +638,7 @@ func (r *run) putFiles(ctx context.Context, files []any, src string, cache bool)
 		m := e.(map[string]any)
 		source, dst := m[src].(string), m["path"].(string)
 		// OSWorld keeps downloads in the cache as <uuid5(url)>_<name>.
-		name := uuid5URL(source) + "_" + path.Base(dst)
+		name := py.UUID5URL(source) + "_" + path.Base(dst)
 		data, err := r.readSource(ctx, source, name)
 		if err != nil {
 			return fmt.Errorf("files[%d]: %w", i, err)
@@ -711,43 +648,16 @@ func (r *run) putFiles(ctx context.Context, files []any, src string, cache bool)
 				return fmt.Errorf("files[%d]: %w", i, err)
 			}
 		}
-		if dst, err = r.expandUser(ctx, dst); err != nil {
-			return fmt.Errorf("files[%d]: %w", i, err)
-		}
-		if !strings.HasPrefix(dst, "/") {
-			// OSWorld's server saves a relative path (setup.sh, eval.sh)
-			// in its working folder, the user's home.
-			home, err := r.userHome(ctx)
-			if err != nil {
-				return fmt.Errorf("files[%d]: %w", i, err)
-			}
-			dst = path.Join(home, dst)
-		}
-		if err := r.putFile(ctx, dst, data); err != nil {
+		if err := r.vm.Upload(ctx, dst, data); err != nil {
 			return fmt.Errorf("files[%d]: %w", i, err)
 		}
 	}
 	return nil
 }
 
-func (r *run) putFile(ctx context.Context, dst string, data []byte) error {
-	if dir := path.Dir(dst); dir != "." && dir != "/" {
-		res, err := r.exec(ctx, []string{"mkdir", "-p", "--", dir}, false, 0, "")
-		if err != nil {
-			return fmt.Errorf("create folder %s: %w", dir, err)
-		}
-		if res.ExitCode != 0 {
-			return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("create folder %s: %s", dir, strings.TrimSpace(res.Stderr)))
-		}
-	}
-	if err := r.sb.WriteFile(ctx, dst, data); err != nil {
-		return fmt.Errorf("write %s: %w", dst, err)
-	}
-	return nil
-}
-
-// readSource reads a download source on the host: a file:// URL, a
-// local path (relative to the task's folder), or an http(s) URL from
+// readSource reads a download source on the host: a file:// URL or a
+// local path (relative to the task's folder, and confined to it and the
+// cache: see readHost), or an http(s) URL from
 // Options.DownloadCache (as cacheName in the task's folder there) or
 // through Options.Fetch.
 func (r *run) readSource(ctx context.Context, src, cacheName string) ([]byte, error) {
@@ -766,22 +676,15 @@ func (r *run) readSource(ctx context.Context, src, cacheName string) ([]byte, er
 			return nil, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("source %q: unsupported URL scheme", src))
 		}
 	}
-	if !filepath.IsAbs(local) && r.t.Dir != "" {
-		local = filepath.Join(r.t.Dir, local)
-	}
-	data, err := os.ReadFile(local)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, errdefs.ErrNotFound.WithMessage(fmt.Sprintf("source %s: file not found on the runner host", local))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read source: %w", err)
-	}
-	return data, nil
+	return r.readHost(local)
 }
 
 func (r *run) writeCache(name string, data []byte) error {
 	if err := checkCacheName(name); err != nil {
 		return errdefs.ErrInvalidArgument.WithMessage(err.Error())
+	}
+	if err := r.opts.HostBytes.take(int64(len(data)), name); err != nil {
+		return err
 	}
 	p := filepath.Join(r.cacheDir, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -804,36 +707,24 @@ func checkWindow(f fields) error {
 	return err
 }
 
-// windowMatcher matches windows as wmctrl -a/-c does for OSWorld: by
-// title, or with by_class by WM_CLASS; a case-insensitive substring, or
-// with strict the exact, case-sensitive string.
+// windowMatcher matches windows as OSWorld's server picks them for
+// activate_window and close_window ([vm.MatchWindows]).
 func windowMatcher(p map[string]any) func(api.Window) bool {
 	name := p["window_name"].(string)
-	strict, byClass := pyTruthy(p["strict"]), pyTruthy(p["by_class"])
+	strict, byClass := py.Truthy(p["strict"]), py.Truthy(p["by_class"])
 	return func(w api.Window) bool {
-		candidates := []string{w.Title}
-		if byClass {
-			candidates = append([]string{w.Class}, classParts(w.Class)...)
-		}
-		for _, c := range candidates {
-			if strict && c == name || !strict && strings.Contains(strings.ToLower(c), strings.ToLower(name)) {
-				return true
-			}
-		}
-		return false
+		return len(vm.MatchWindows([]api.Window{w}, name, strict, byClass)) > 0
 	}
 }
 
-// classParts splits a WM_CLASS as agentd reports it ("xterm.XTerm",
-// "xterm XTerm" or just "XTerm") into instance and class.
-func classParts(class string) []string {
-	return strings.FieldsFunc(class, func(r rune) bool { return r == '.' || r == ' ' || r == 0 })
-}
-
+// activateWindow implements OSWorld's activate_window
+// (desktop_env/controllers/setup.py).
 func (r *run) activateWindow(ctx context.Context, p map[string]any) error {
 	return r.onWindow(ctx, p, "activate", r.sb.ActivateWindow)
 }
 
+// closeWindow implements OSWorld's close_window
+// (desktop_env/controllers/setup.py).
 func (r *run) closeWindow(ctx context.Context, p map[string]any) error {
 	return r.onWindow(ctx, p, "close", r.sb.CloseWindow)
 }
@@ -906,25 +797,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 func shortCmd(argv []string) string {
 	b, _ := json.Marshal(argv)
-	return truncate(string(b), 200)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
-
-// uuid5URL is Python's str(uuid.uuid5(uuid.NAMESPACE_URL, name)).
-func uuid5URL(name string) string {
-	ns := []byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
-	h := sha1.Sum(append(ns, name...))
-	u := h[:16]
-	u[6] = u[6]&0x0f | 0x50
-	u[8] = u[8]&0x3f | 0x80
-	x := fmt.Sprintf("%x", u)
-	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+	return py.Truncate(string(b), 200)
 }
 
 // needsVSCode reports whether argv starts VS Code.
@@ -938,7 +811,7 @@ func (r *run) fetchURL(ctx context.Context, src, cacheName string) ([]byte, erro
 	var cached string
 	if r.opts.DownloadCache != "" && cacheName != "" && checkCacheName(cacheName) == nil {
 		cached = filepath.Join(r.opts.DownloadCache, DirNameOf(r.t.ID), filepath.FromSlash(cacheName))
-		if data, err := os.ReadFile(cached); err == nil {
+		if data, err := hostfile.Read(cached, maxHostFile); err == nil {
 			return data, nil
 		}
 	}
@@ -949,7 +822,7 @@ func (r *run) fetchURL(ctx context.Context, src, cacheName string) ([]byte, erro
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", src, err)
 	}
-	if cached != "" {
+	if cached != "" && r.opts.HostBytes.take(int64(len(data)), cacheName) == nil {
 		if err := os.MkdirAll(filepath.Dir(cached), 0o755); err == nil {
 			tmp := cached + ".part"
 			if os.WriteFile(tmp, data, 0o644) == nil {

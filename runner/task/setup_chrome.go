@@ -8,6 +8,7 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/runner/task/metric"
 )
 
 // Chrome's setup steps act on the browser the desktop runs: the one a
@@ -28,13 +29,6 @@ const desktopBrowser = -1
 // browserWait is how long the steps wait for a browser just launched to
 // answer (OSWorld tries for 75 s).
 const browserWait = 60 * time.Second
-
-func init() {
-	addSteps(map[string]stepSpec{
-		"chrome_open_tabs":  {checkURLList("urls_to_open"), (*run).chromeOpenTabs},
-		"chrome_close_tabs": {checkURLList("urls_to_close"), (*run).chromeCloseTabs},
-	})
-}
 
 func checkURLList(key string) func(f fields) error {
 	return func(f fields) error {
@@ -82,6 +76,9 @@ func (r *run) tabs(ctx context.Context, wait time.Duration) ([]api.BrowserTab, e
 	}
 }
 
+// chromeOpenTabs implements OSWorld's chrome_open_tabs
+// (desktop_env/controllers/setup.py).
+//
 // chromeOpenTabs opens each URL in a new tab and, once the first is open,
 // closes the tab the browser started with, as OSWorld's step does. A page
 // that does not load in time stays open (OSWorld logs it and goes on).
@@ -109,6 +106,9 @@ func (r *run) chromeOpenTabs(ctx context.Context, p map[string]any) error {
 	return nil
 }
 
+// chromeCloseTabs implements OSWorld's chrome_close_tabs
+// (desktop_env/controllers/setup.py).
+//
 // chromeCloseTabs closes, for each URL, the first tab showing it (URLs
 // compared as OSWorld's compare_urls does).
 func (r *run) chromeCloseTabs(ctx context.Context, p map[string]any) error {
@@ -121,7 +121,7 @@ func (r *run) chromeCloseTabs(ctx context.Context, p map[string]any) error {
 	var errs []error
 	for _, u := range urls {
 		for i, t := range tabs {
-			if sameURL(t.URL, u) {
+			if metric.SameURL(t.URL, u) {
 				if _, err := bh.Browser(ctx, "close_tabs", api.BrowserRequest{Port: desktopBrowser, IDs: []string{t.ID}}); err != nil {
 					errs = append(errs, fmt.Errorf("close tab %s: %w", t.URL, err))
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // parseTask parses a JSON task for tests, with Dir set to dir.
@@ -177,7 +178,7 @@ func TestLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := userCmds(f)
-	if len(got) != 1 || got[0][0] != "sh" || got[0][2] != detach || !slices.Equal(got[0][4:], []string{"xterm", "-T", "Work", "/home/user/x"}) {
+	if len(got) != 1 || got[0][0] != "sh" || !strings.Contains(got[0][2], "setsid") || !slices.Equal(got[0][4:], []string{"xterm", "-T", "Work", "/home/user/x"}) {
 		t.Errorf("launch ran %q", got)
 	}
 	tk = parseTask(t, withConfig(`[{"type": "launch", "parameters": {"command": ["nosuchapp"]}}]`), "")
@@ -219,7 +220,7 @@ func TestDownloadAndUpload(t *testing.T) {
 	if !slices.Equal(mkdirs, []string{"/home/user/Desktop", "/tmp", "/srv"}) {
 		t.Errorf("folders created %q", mkdirs)
 	}
-	if _, err := os.Stat(filepath.Join(cache, uuid5URL("local.txt")+"_a.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(cache, py.UUID5URL("local.txt")+"_a.txt")); err != nil {
 		t.Errorf("download not cached: %v", err)
 	}
 
@@ -334,7 +335,7 @@ func TestOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := userCmds(f)
-		if len(got) != 1 || got[0][2] != detach || got[0][6] != opener || got[0][8] != "/home/user/page.html" {
+		if len(got) != 1 || !strings.Contains(got[0][2], "setsid") || !strings.Contains(got[0][6], "gio open") || got[0][8] != "/home/user/page.html" {
 			t.Errorf("open ran %q", got)
 		}
 		tk = parseTask(t, withConfig(`[{"type": "open", "parameters": {"path": "/nope.txt"}}]`), "")
@@ -353,7 +354,7 @@ func TestOpenWaitsForDocumentWindow(t *testing.T) {
 	// command runs.
 	show := func(f *fakeSandbox, at []time.Duration, ws []api.Window) {
 		f.exec = func(req api.ExecRequest) api.ExecResult {
-			if !slices.Contains(req.Cmd, opener) {
+			if !slices.ContainsFunc(req.Cmd, func(s string) bool { return strings.Contains(s, "gio open") }) {
 				return api.ExecResult{}
 			}
 			go func() {

@@ -43,30 +43,20 @@ func SkipOf(err error) *Skip {
 	return nil
 }
 
-// Step and getter types that are known (a task using one loads) but
-// cannot run here, with the reason; a task using one is skipped.
-var (
-	unavailableSteps   = map[string]string{}
-	unavailableGetters = map[string]string{}
-)
+// unavailableStep is the row of a step type that is known (a task using
+// it loads) but cannot run here, with the reason; the task is skipped.
+func unavailableStep(why string) stepSpec {
+	return stepSpec{check: anyParams, unavailable: why, run: func(*run, context.Context, map[string]any) error {
+		return &Skip{Reason: why}
+	}}
+}
 
-// addUnavailable registers step and getter types that are known but
-// cannot run here, each with the reason (each family in its own file,
-// from an init function). Replacing one by a working implementation is
-// deleting it here and registering it with addSteps or addGetters.
-func addUnavailable(steps, getters map[string]string) {
-	for name, why := range steps {
-		addSteps(map[string]stepSpec{name: {check: anyParams, run: func(*run, context.Context, map[string]any) error {
-			return &Skip{Reason: why}
-		}}})
-		unavailableSteps[name] = why
-	}
-	for name, why := range getters {
-		addGetters(map[string]getterSpec{name: {check: anyParams, get: func(*run, context.Context, map[string]any) (any, error) {
-			return nil, &Skip{Reason: why}
-		}}})
-		unavailableGetters[name] = why
-	}
+// unavailableGetter is the row of a getter type that is known but cannot
+// run here, as unavailableStep.
+func unavailableGetter(why string) getterSpec {
+	return getterSpec{check: anyParams, unavailable: why, get: func(*run, context.Context, map[string]any) (any, error) {
+		return nil, &Skip{Reason: why}
+	}}
 }
 
 // anyParams accepts any parameters.
@@ -83,7 +73,7 @@ func skipOf(t *Task) *Skip {
 		where string
 	}{{t.Config, "config"}, {t.Evaluator.Postconfig, "evaluator.postconfig"}} {
 		for i, s := range g.steps {
-			if why, ok := unavailableSteps[s.Type]; ok {
+			if why := stepTable[s.Type].unavailable; why != "" {
 				return &Skip{Field: fmt.Sprintf("%s[%d] (%s)", g.where, i, s.Type), Reason: why}
 			}
 		}
@@ -97,7 +87,7 @@ func skipOf(t *Task) *Skip {
 			if x == nil {
 				continue
 			}
-			if why, ok := unavailableGetters[x.Type]; ok {
+			if why := getterTable[x.Type].unavailable; why != "" {
 				field := g.where
 				if ev.List {
 					field = fmt.Sprintf("%s[%d]", g.where, i)

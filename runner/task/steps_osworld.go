@@ -7,25 +7,11 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // OSWorld's other setup step types: those that run here, and those known
 // but unavailable (a task using one loads and is skipped).
-func init() {
-	addSteps(map[string]stepSpec{
-		"change_wallpaper":          {check: checkWallpaper, run: (*run).changeWallpaper},
-		"execute_with_verification": {check: checkVerifiedExecute, run: (*run).executeWithVerification},
-	})
-	addUnavailable(map[string]string{
-		"googledrive":  "needs Google Drive credentials (OSWorld's settings/googledrive), which a sandbox run cannot hold",
-		"login":        "needs an account login on a live web service (OSWorld's settings/google), which a sandbox run cannot hold",
-		"proxy":        "needs OSWorld's proxy service, which a sandbox run does not have",
-		"tidy_desktop": "OSWorld does not implement this step either",
-		"act":          "OSWorld does not implement this step either",
-		"replay":       "OSWorld does not implement this step either",
-	}, nil)
-}
-
 func checkWallpaper(f fields) error {
 	if err := f.only("path"); err != nil {
 		return err
@@ -37,24 +23,18 @@ func checkWallpaper(f fields) error {
 	return err
 }
 
-// changeWallpaper sets the desktop background as OSWorld's server does on
-// GNOME: the picture-uri (and its dark variant) of
-// org.gnome.desktop.background, through gsettings.
+// changeWallpaper implements OSWorld's _change_wallpaper_setup
+// (desktop_env/controllers/setup.py) over its server's change_wallpaper:
+// the desktop background's picture-uri set through gsettings. As the
+// controller, a failure (no such file) is logged, not an error.
 func (r *run) changeWallpaper(ctx context.Context, p map[string]any) error {
-	target, err := r.expandUser(ctx, p["path"].(string))
-	if err != nil {
-		return err
+	target, err := r.vm.ChangeWallpaper(ctx, p["path"].(string))
+	if errdefs.IsNotFound(err) {
+		r.log.WarnContext(ctx, "change wallpaper failed", "path", target, "err", err)
+		return nil
 	}
-	script := `uri="file://$1"
-gsettings set org.gnome.desktop.background picture-uri "$uri" &&
-gsettings set org.gnome.desktop.background picture-uri-dark "$uri" 2>/dev/null
-exit 0`
-	res, err := r.exec(ctx, []string{"sh", "-c", script, "sh", target}, false, 0, "")
 	if err != nil {
 		return fmt.Errorf("change wallpaper: %w", err)
-	}
-	if res.ExitCode != 0 {
-		r.log.WarnContext(ctx, "change wallpaper failed", "stderr", truncate(res.Stderr, 500))
 	}
 	return nil
 }
@@ -74,7 +54,7 @@ func checkVerifiedExecute(f fields) error {
 	if v, ok := f.m["verification"]; ok && v != nil {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%s: want an object, got %s", f.name("verification"), typeName(v))
+			return fmt.Errorf("%s: want an object, got %s", f.name("verification"), py.TypeName(v))
 		}
 		vf := fields{path: f.name("verification"), m: m}
 		if err := vf.only("window_exists", "command_success"); err != nil {
@@ -92,13 +72,16 @@ func checkVerifiedExecute(f fields) error {
 	return nil
 }
 
+// executeWithVerification implements OSWorld's execute_with_verification
+// (desktop_env/controllers/setup.py).
+//
 // executeWithVerification runs a command, then waits until its
 // verification holds (a window whose title contains window_exists, a
 // command_success that exits 0), checking every check_interval seconds
 // (default 1) for at most max_wait_time seconds (default 10). A
 // verification still not met is an error, as on OSWorld's server.
 func (r *run) executeWithVerification(ctx context.Context, p map[string]any) error {
-	shell := pyTruthy(p["shell"])
+	shell := py.Truthy(p["shell"])
 	argv, err := r.argv(ctx, p["command"], shell)
 	if err != nil {
 		return err
@@ -115,10 +98,10 @@ func (r *run) executeWithVerification(ctx context.Context, p map[string]any) err
 		return nil
 	}
 	wait, interval := 10*time.Second, time.Second
-	if n, ok := number(p["max_wait_time"]); ok && n >= 0 {
+	if n, ok := py.Number(p["max_wait_time"]); ok && n >= 0 {
 		wait = time.Duration(n * float64(time.Second))
 	}
-	if n, ok := number(p["check_interval"]); ok && n > 0 {
+	if n, ok := py.Number(p["check_interval"]); ok && n > 0 {
 		interval = time.Duration(n * float64(time.Second))
 	}
 	deadline := time.Now().Add(wait)
@@ -132,7 +115,7 @@ func (r *run) executeWithVerification(ctx context.Context, p map[string]any) err
 		}
 		if !time.Now().Before(deadline) {
 			return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("exec %s: verification %s not met within %s",
-				shortCmd(argv), pyRepr(ver), wait))
+				shortCmd(argv), py.Repr(ver), wait))
 		}
 		if err := sleepCtx(ctx, interval); err != nil {
 			return err

@@ -45,6 +45,8 @@ type Task struct {
 
 	// Path is the file the task was loaded from; empty for [Parse].
 	Path string
+	// SHA256 is the hex SHA-256 of that file's bytes; empty for [Parse].
+	SHA256 string
 	// Dir is the folder of Path: the base of relative local paths in
 	// download, upload_file and cloud_file, and the second place
 	// cache_file looks. Empty means the current directory.

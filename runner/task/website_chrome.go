@@ -9,16 +9,13 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/py"
 )
 
 // info_from_website reads texts and attributes of a page in the desktop's
 // browser, as OSWorld's getter does with Playwright; when any step fails
 // (the site does not load, a selector never appears) it answers the
 // task's backups, as OSWorld does.
-
-func init() {
-	addGetters(map[string]getterSpec{"info_from_website": {checkInfoFromWebsite, (*run).infoFromWebsite}})
-}
 
 func checkInfoFromWebsite(f fields) error {
 	if _, err := f.str("url", true); err != nil {
@@ -30,13 +27,13 @@ func checkInfoFromWebsite(f fields) error {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return fmt.Errorf("%s: want a list, got %s", f.name("infos"), typeName(v))
+		return fmt.Errorf("%s: want a list, got %s", f.name("infos"), py.TypeName(v))
 	}
 	for i, e := range list {
 		m, ok := e.(map[string]any)
 		info := fields{m: m, path: fmt.Sprintf("%s[%d]", f.name("infos"), i)}
 		if !ok {
-			return fmt.Errorf("%s: want an object, got %s", info.path, typeName(e))
+			return fmt.Errorf("%s: want an object, got %s", info.path, py.TypeName(e))
 		}
 		action, err := info.str("action", false)
 		if err != nil {
@@ -89,6 +86,8 @@ const elementJS = `(async (sel, what, attr, ms) => {
   }
 })`
 
+// infoFromWebsite implements OSWorld's info_from_website
+// (desktop_env/evaluators/getters/chrome.py).
 func (r *run) infoFromWebsite(ctx context.Context, p map[string]any) (any, error) {
 	out, err := r.websiteInfos(ctx, p)
 	if err != nil {
@@ -204,7 +203,7 @@ func (r *run) websiteInfos(ctx context.Context, p map[string]any) ([]any, error)
 			sel, _ := info["selector"].(string)
 			v, err = element(sel, "attr", attr)
 		case "click_and_inner_text", "click_and_attribute":
-			sels := strs(info["selector"])
+			sels := py.Strings(info["selector"])
 			for _, sel := range sels[:len(sels)-1] {
 				if _, err = element(sel, "click", ""); err != nil {
 					break

@@ -393,7 +393,7 @@ func (p *Provider) createOptions(spec sandbox.Spec, netName, token string, entry
 		}
 		env = append(env, k+"="+v)
 	}
-	env = append(env, TokenEnv+"="+token)
+	env = append(env, TokenEnv+"="+token, sandbox.SoleDesktopEnv+"=1")
 
 	memory := cmp.Or(spec.MemoryBytes, p.cfg.MemoryBytes)
 	pids := p.cfg.PidsLimit

@@ -64,7 +64,7 @@ func TestStartLockedDown(t *testing.T) {
 	if len(inst.Token) != 64 {
 		t.Errorf("token %q: got %d hex digits, want 64", inst.Token, len(inst.Token))
 	}
-	if got, want := cfg.Env, []string{"LANG=C.UTF-8", TokenEnv + "=" + inst.Token}; !slices.Equal(got, want) {
+	if got, want := cfg.Env, []string{"LANG=C.UTF-8", TokenEnv + "=" + inst.Token, sandbox.SoleDesktopEnv + "=1"}; !slices.Equal(got, want) {
 		t.Errorf("Env = %q, want %q", got, want)
 	}
 	wantLabels := map[string]string{sandbox.LabelManaged: "true", sandbox.LabelOwner: "r1", sandbox.LabelSession: "s1"}

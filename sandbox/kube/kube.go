@@ -120,7 +120,7 @@ var agentdEntrypoint = []string{"/usr/local/bin/agentd", "--addr", "0.0.0.0:7000
 var DefaultEntrypoints = map[string][]string{
 	"minimal": agentdEntrypoint,
 	"desktop": agentdEntrypoint,
-	"osworld": {"/usr/local/bin/deskrun-session", "/usr/local/bin/agentd", "--addr", "0.0.0.0:7000", "--xvfb", "--display", ":0", "--wm", "openbox"},
+	"osworld": {"/usr/local/bin/deskrun-session", "/usr/local/bin/agentd", "--addr", "0.0.0.0:7000", "--xvfb", "--display", ":0", "--wm", "deskrun-gnome"},
 }
 
 // Config holds the settings of the Kubernetes provider. REST is required;
@@ -486,7 +486,7 @@ func (p *Provider) pod(spec sandbox.Spec, name string, lbls map[string]string) *
 	}
 	env = append(env, corev1.EnvVar{Name: TokenEnv, ValueFrom: &corev1.EnvVarSource{
 		SecretKeyRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: name}, Key: TokenEnv},
-	}})
+	}}, corev1.EnvVar{Name: sandbox.SoleDesktopEnv, Value: "1"})
 	grace := int64((spec.StopTimeout + time.Second - 1) / time.Second)
 	tmpSize := resource.NewQuantity(min(p.cfg.DiskBytes, memory/2), resource.BinarySI)
 	memVolume := func(name string, size *resource.Quantity) corev1.Volume {

@@ -343,14 +343,10 @@ func (p *Provider) startTimeout(ctx context.Context, what string, pr *proc) erro
 // home, token and marker (which spec cannot override).
 func sandboxEnv(base []string, extra map[string]string, home, tmp, token, marker string) []string {
 	own := map[string]bool{"DISPLAY": true, "HOME": true, "TMPDIR": true, "AGENTD_TOKEN": true, MarkerEnv: true}
-	host := map[string]bool{
-		"XAUTHORITY": true, "WAYLAND_DISPLAY": true, "DBUS_SESSION_BUS_ADDRESS": true,
-		"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
-	}
-	env := make([]string, 0, len(base)+len(extra)+3)
+	env := make([]string, 0, len(passedEnv)+len(extra)+4)
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if !own[k] && !host[k] {
+		if passedEnv[k] || strings.HasPrefix(k, "LC_") {
 			env = append(env, kv)
 		}
 	}
@@ -360,6 +356,17 @@ func sandboxEnv(base []string, extra map[string]string, home, tmp, token, marker
 		}
 	}
 	return append(env, "HOME="+home, "TMPDIR="+tmp, "AGENTD_TOKEN="+token, MarkerEnv+"="+marker)
+}
+
+// passedEnv is what a local sandbox takes of the runner's environment
+// (with the LC_* locale variables): where programs are, the locale, the
+// time zone, who the user is, and the flags the host's Chromium needs.
+// Nothing else reaches it: the runner's token, API keys and whatever else
+// its environment holds stay out of the sandbox's commands, steps and
+// trajectories; a session adds its own variables through its spec.
+var passedEnv = map[string]bool{
+	"PATH": true, "LANG": true, "LANGUAGE": true, "TZ": true,
+	"USER": true, "LOGNAME": true, "SHELL": true, "CHROMIUM_FLAGS": true,
 }
 
 // Stop ends a sandbox: SIGTERM to agentd's process group (agentd then

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,9 +17,9 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	agentdclient "github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/sandbox"
 )
 
@@ -27,19 +28,19 @@ func TestMain(m *testing.M) {
 		reapChild()
 		return
 	}
-	os.Exit(testdesk.Main(m))
+	os.Exit(agentdtest.Main(m))
 }
 
 // needAgentd returns the agentd the shared harness builds once; it skips
 // in -short mode and fails without Xvfb.
 func needAgentd(t testing.TB) string {
 	t.Helper()
-	return testdesk.Agentd(t)
+	return agentdtest.Agentd(t)
 }
 
 func newProvider(t testing.TB, cfg Config) *Provider {
 	t.Helper()
-	testdesk.NeedX(t) // the provider starts processes and needs Xvfb installed, even with a fake agentd
+	agentdtest.NeedX(t) // the provider starts processes and needs Xvfb installed, even with a fake agentd
 	if cfg.AgentdPath == "" {
 		cfg.AgentdPath = needAgentd(t)
 	}
@@ -440,13 +441,41 @@ func TestStartRejectsBadSpecs(t *testing.T) {
 }
 
 func TestSandboxEnv(t *testing.T) {
-	env := sandboxEnv([]string{"PATH=/bin", "DISPLAY=:0", "HOME=/root", "XAUTHORITY=/x", "LANG=C"},
+	env := sandboxEnv([]string{"PATH=/bin", "DISPLAY=:0", "HOME=/root", "XAUTHORITY=/x", "LANG=C", "LC_TIME=C.UTF-8",
+		"DESKRUN_TOKEN=s", "ANTHROPIC_API_KEY=k", "AWS_SECRET_ACCESS_KEY=a", "SSH_AUTH_SOCK=/s"},
 		map[string]string{"FOO": "bar", "HOME": "/evil", "DISPLAY": ":5"}, "/h", "/t", "tok", "m")
 	slices.Sort(env)
-	want := []string{"AGENTD_TOKEN=tok", MarkerEnv + "=m", "FOO=bar", "HOME=/h", "LANG=C", "PATH=/bin", "TMPDIR=/t"}
+	want := []string{"AGENTD_TOKEN=tok", MarkerEnv + "=m", "FOO=bar", "HOME=/h", "LANG=C", "LC_TIME=C.UTF-8", "PATH=/bin", "TMPDIR=/t"}
 	slices.Sort(want)
 	if !slices.Equal(env, want) {
 		t.Errorf("env %q, want %q", env, want)
+	}
+}
+
+// TestSandboxStartsFromACleanEnvironment: a sandbox's commands see what
+// a sandbox needs and what its spec asks for, not the runner's secrets.
+func TestSandboxStartsFromACleanEnvironment(t *testing.T) {
+	t.Setenv("DESKRUN_TOKEN", "runner-token-secret")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("DESKRUN_AGENT_TOKEN", "agent-token-secret")
+	p := newProvider(t, Config{})
+	inst, err := p.Start(t.Context(), sandbox.Spec{Env: map[string]string{"GREETING": "grüße"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(context.Background(), inst.ID) })
+	c := agentdclient.NewClient(inst.AgentURL, inst.Token, nil)
+	r, err := c.Exec(t.Context(), api.ExecRequest{Cmd: []string{"sh", "-c", "env; cat /proc/$PPID/environ | tr '\\0' '\\n'"}})
+	if err != nil || r.ExitCode != 0 {
+		t.Fatalf("exec: %+v %v", r, err)
+	}
+	if strings.Contains(r.Stdout, "secret") {
+		t.Errorf("the runner's secrets reached the sandbox:\n%s", r.Stdout)
+	}
+	for _, want := range []string{"GREETING=grüße", "PATH=", "DISPLAY=", "HOME="} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("the sandbox's environment lacks %s:\n%s", want, r.Stdout)
+		}
 	}
 }
 
@@ -470,4 +499,40 @@ func BenchmarkStart(b *testing.B) {
 	}
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-start-ms")
+}
+
+// TestTypingInEightSandboxes types ten Unicode lines into a terminal in
+// each of 8 local sandboxes at once, with busy processes loading the
+// machine beside them, and checks that every character arrives.
+func TestTypingInEightSandboxes(t *testing.T) {
+	agentdtest.NeedX(t, "xterm", "openbox")
+	p := newProvider(t, Config{WM: "openbox"})
+	insts := make([]sandbox.Instance, 8)
+	var wg sync.WaitGroup
+	errs := make([]error, len(insts))
+	for i := range insts {
+		wg.Go(func() {
+			insts[i], errs[i] = p.Start(t.Context(), sandbox.Spec{Screen: api.Screen{Width: 800, Height: 600}})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Stop(context.Background(), insts[i].ID) })
+	}
+	for range 2 {
+		busy := exec.Command("sh", "-c", "while :; do :; done")
+		busy.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := busy.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { busy.Process.Kill(); busy.Wait() })
+	}
+	terms := make([]agentdtest.Terminal, len(insts))
+	for i, in := range insts {
+		terms[i] = agentdtest.Terminal{URL: in.AgentURL, Token: in.Token}
+	}
+	agentdtest.TypeInTerminals(t, terms)
 }

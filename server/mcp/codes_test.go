@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -123,5 +126,28 @@ func TestErrorCodes(t *testing.T) {
 	// The connection still works after all of that.
 	if _, err := cs.ListTools(t.Context(), nil); err != nil {
 		t.Errorf("tools/list after the errors: %v", err)
+	}
+}
+
+// TestTooLargeBody: a body over the limit answers 413 with the code REST
+// answers for it, too_large, naming the limit.
+func TestTooLargeBody(t *testing.T) {
+	m := manager(t)
+	ts := httptest.NewServer(Handler(m, Options{Screen: api.Screen{Width: 640, Height: 480}}))
+	defer ts.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`
+	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var e api.ErrorBody
+	b, _ := io.ReadAll(resp.Body)
+	json.Unmarshal(b, &e)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || e.Error.Code != api.CodeTooLarge || !strings.Contains(e.Error.Message, "exceeds") {
+		t.Errorf("%d %s, want 413 too_large naming the limit", resp.StatusCode, b)
 	}
 }

@@ -488,6 +488,8 @@ func httpClass(status int) error {
 		return errdefs.ErrInvalidArgument
 	case http.StatusServiceUnavailable:
 		return errdefs.ErrUnavailable
+	case http.StatusRequestEntityTooLarge:
+		return errdefs.ErrOutOfRange // too_large, as REST answers
 	}
 	return errdefs.ErrInternal
 }

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/dialect"
 	"github.com/deskrun/deskrun/sandbox"
@@ -27,7 +27,7 @@ import (
 
 func manager(t *testing.T) *runner.Manager {
 	t.Helper()
-	p, err := local.New(testdesk.Agentd(t), "")
+	p, err := local.New(agentdtest.Agentd(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/runner/task"
 	"github.com/deskrun/deskrun/sandbox"
@@ -54,7 +54,7 @@ func BenchmarkReset(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := local.New(testdesk.Agentd(b), "openbox")
+	p, err := local.New(agentdtest.Agentd(b), "openbox")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,8 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
-	"github.com/deskrun/deskrun/internal/testdesk"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/local"
@@ -30,7 +30,7 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	os.Exit(testdesk.Main(m))
+	os.Exit(agentdtest.Main(m))
 }
 
 // env is a live local session served as OSWorld's VM.
@@ -44,8 +44,8 @@ type env struct {
 
 func newEnv(t *testing.T, cfg osworld.Config) *env {
 	t.Helper()
-	testdesk.NeedX(t, "openbox", "xterm", "xwininfo")
-	p, err := local.New(testdesk.Agentd(t), "openbox")
+	agentdtest.NeedX(t, "openbox", "xterm", "xwininfo")
+	p, err := local.New(agentdtest.Agentd(t), "openbox")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -17,8 +16,9 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/internal/py"
 	"github.com/deskrun/deskrun/runner"
-	"github.com/deskrun/deskrun/runner/task"
+	"github.com/deskrun/deskrun/runner/task/vm"
 )
 
 // Timeouts of the commands the routes run, as OSWorld's server bounds
@@ -32,9 +32,7 @@ const (
 // handler serves the routes of one session.
 type handler struct {
 	sess *runner.Session
-
-	homeOnce sync.Once
-	home     string
+	vm   *vm.VM // OSWorld's guest operations on sess
 
 	recMu    sync.Mutex
 	recPID   string // pid of the ffmpeg recording, empty when none
@@ -45,7 +43,7 @@ type handler struct {
 // Handler returns OSWorld's environment-server routes over sess, at the
 // root: what [Start] serves. It is safe for concurrent use.
 func Handler(sess *runner.Session) http.Handler {
-	h := &handler{sess: sess}
+	h := &handler{sess: sess, vm: vm.New(sess)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /execute", h.execute)
 	mux.HandleFunc("POST /setup/execute", h.execute)
@@ -124,32 +122,19 @@ func (h *handler) exec(ctx context.Context, cmd []string, timeout time.Duration,
 
 // homeDir is the desktop user's home in the sandbox.
 func (h *handler) homeDir(ctx context.Context) string {
-	h.homeOnce.Do(func() {
-		res, err := h.exec(ctx, []string{"sh", "-c", `printf %s "$HOME"`}, helperTimeout, "", "")
-		if err == nil && res.ExitCode == 0 && strings.HasPrefix(res.Stdout, "/") {
-			h.home = res.Stdout
-		}
-	})
-	if h.home == "" {
+	home, err := h.vm.Home(ctx)
+	if err != nil {
 		return "/home/user"
 	}
-	return h.home
+	return home
 }
 
-// expand resolves "~" and $HOME in p as Python's expanduser and
-// expandvars do for the sandbox's user; other variables stay as they
-// are.
+// expand resolves p as OSWorld's server does,
+// os.path.expandvars(os.path.expanduser(p)); p as it is when the sandbox
+// cannot be asked.
 func (h *handler) expand(ctx context.Context, p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		p = h.homeDir(ctx) + p[1:]
-	}
-	if strings.Contains(p, "$") {
-		p = os.Expand(p, func(name string) string {
-			if name == "HOME" {
-				return h.homeDir(ctx)
-			}
-			return "${" + name + "}"
-		})
+	if x, err := h.vm.ExpandPath(ctx, p); err == nil {
+		return x
 	}
 	return p
 }
@@ -157,20 +142,14 @@ func (h *handler) expand(ctx context.Context, p string) string {
 // exists reports whether p exists in the sandbox (as a directory when
 // dir).
 func (h *handler) exists(ctx context.Context, p string, dir bool) bool {
-	flag := "-e"
-	if dir {
-		flag = "-d"
-	}
-	res, err := h.exec(ctx, []string{"test", flag, p}, helperTimeout, "", "")
-	return err == nil && res.ExitCode == 0
+	ok, err := h.vm.Exists(ctx, p, dir)
+	return err == nil && ok
 }
 
 // detach starts argv in the sandbox in its own session, without waiting
 // for it; a program that cannot be found is an error.
 func (h *handler) detach(ctx context.Context, argv []string) error {
-	script := `command -v "$1" >/dev/null 2>&1 || { echo "no such program: $1" >&2; exit 127; }
-exec setsid -f "$@" </dev/null >/dev/null 2>&1`
-	res, err := h.exec(ctx, append([]string{"sh", "-c", script, "sh"}, argv...), helperTimeout, "", "")
+	res, err := h.vm.Launch(ctx, argv, helperTimeout)
 	if err != nil {
 		return err
 	}
@@ -189,42 +168,22 @@ type commandRequest struct {
 }
 
 // argv turns a command request into the program and arguments to run,
-// as Python's subprocess does with shell=True or False.
+// as OSWorld's server does ([vm.VM.Command]), and the command as its
+// answers show it.
 func (h *handler) argv(ctx context.Context, req commandRequest) ([]string, string, error) {
-	var line string
-	var list []string
+	var command any = ""
 	if len(req.Command) > 0 && string(req.Command) != "null" {
-		if err := json.Unmarshal(req.Command, &line); err != nil {
-			line = ""
-			if err := json.Unmarshal(req.Command, &list); err != nil {
-				return nil, "", errors.New("command: want a string or a list of strings")
-			}
+		v, err := py.DecodeJSON(req.Command)
+		if err != nil {
+			return nil, "", errors.New("command: want a string or a list of strings")
 		}
+		command = v
 	}
-	if req.Shell {
-		if list != nil { // subprocess gives the first item to sh -c, the rest to sh
-			if len(list) == 0 {
-				return nil, "", errors.New("command: empty")
-			}
-			return append([]string{"sh", "-c"}, list...), strings.Join(list, " "), nil
-		}
-		return []string{"sh", "-c", line}, line, nil
+	argv, err := h.vm.Command(ctx, command, req.Shell)
+	if err != nil {
+		return nil, "", err
 	}
-	if list == nil {
-		var err error
-		if list, err = splitShell(line); err != nil {
-			return nil, "", fmt.Errorf("command: %w", err)
-		}
-	}
-	if len(list) == 0 {
-		return nil, "", errors.New("command: empty")
-	}
-	for i, a := range list {
-		if strings.HasPrefix(a, "~/") {
-			list[i] = h.homeDir(ctx) + a[1:]
-		}
-	}
-	return list, strings.Join(list, " "), nil
+	return argv, strings.TrimSuffix(vm.LaunchMessage(command, argv, req.Shell), " launched successfully"), nil
 }
 
 func (h *handler) execute(w http.ResponseWriter, r *http.Request) {
@@ -330,7 +289,7 @@ func (h *handler) executeVerified(w http.ResponseWriter, r *http.Request) {
 func (h *handler) verified(ctx context.Context, window, command string) bool {
 	if window != "" {
 		wins, err := h.sess.Windows(ctx)
-		if err != nil || len(matchWindows(wins, window, false, false)) == 0 {
+		if err != nil || len(vm.MatchWindows(wins, window, false, false)) == 0 {
 			return false
 		}
 	}
@@ -376,7 +335,7 @@ func (h *handler) screenshot(w http.ResponseWriter, r *http.Request) {
 func (h *handler) terminal(w http.ResponseWriter, r *http.Request) {
 	var out *string
 	if x, err := h.sess.AccessibilityXML(r.Context(), ""); err == nil {
-		out, _ = task.TerminalOutput(x)
+		out, _ = vm.TerminalOutput(x)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"output": out, "status": "success"})
 }
@@ -413,37 +372,17 @@ func (h *handler) windowSize(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, http.StatusBadRequest, "app_class_name is required")
 		return
 	}
-	wins, err := h.sess.Windows(r.Context())
+	width, height, ok, err := h.vm.WindowSize(r.Context(), class)
 	if err != nil {
 		statusError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	for _, win := range wins {
-		if !strings.EqualFold(win.Class, class) {
-			continue
-		}
-		res, err := h.exec(r.Context(), []string{"xwininfo", "-id", strconv.FormatUint(uint64(win.ID), 10)}, helperTimeout, "", "")
-		if err != nil || res.ExitCode != 0 {
-			continue
-		}
-		width, height := xwininfoField(res.Stdout, "Width:"), xwininfoField(res.Stdout, "Height:")
-		if width > 0 && height > 0 {
-			writeJSON(w, http.StatusOK, map[string]int{"width": width, "height": height})
-			return
-		}
+	if ok {
+		writeJSON(w, http.StatusOK, map[string]int{"width": width, "height": height})
+		return
 	}
 	// OSWorld's server fails (500) when no window has the class.
 	text(w, http.StatusInternalServerError, fmt.Sprintf("no window of class %q", class))
-}
-
-func xwininfoField(out, name string) int {
-	for l := range strings.SplitSeq(out, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), name); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			return n
-		}
-	}
-	return 0
 }
 
 func (h *handler) desktopPath(w http.ResponseWriter, r *http.Request) {
@@ -455,20 +394,9 @@ func (h *handler) desktopPath(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"desktop_path": p})
 }
 
-// wallpaperPath reads org.gnome.desktop.background picture-uri.
-func (h *handler) wallpaperPath(ctx context.Context) string {
-	res, err := h.exec(ctx, []string{"gsettings", "get", "org.gnome.desktop.background", "picture-uri"}, helperTimeout, "", "")
-	if err != nil || res.ExitCode != 0 {
-		return ""
-	}
-	p := strings.TrimSpace(res.Stdout)
-	p = strings.ReplaceAll(strings.ReplaceAll(p, "file://", ""), "'", "")
-	return p
-}
-
 func (h *handler) wallpaper(w http.ResponseWriter, r *http.Request) {
-	p := h.wallpaperPath(r.Context())
-	if p == "" {
+	p, err := h.vm.WallpaperPath(r.Context())
+	if err != nil || p == "" {
 		text(w, http.StatusNotFound, "wallpaper file not found")
 		return
 	}
@@ -479,13 +407,6 @@ func (h *handler) wallpaper(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/png")
 	_, _ = w.Write(b)
-}
-
-// dirNode is a node of /list_directory's tree.
-type dirNode struct {
-	Type     string     `json:"type"`
-	Name     string     `json:"name"`
-	Children []*dirNode `json:"children,omitempty"`
 }
 
 func (h *handler) listDirectory(w http.ResponseWriter, r *http.Request) {
@@ -499,42 +420,16 @@ func (h *handler) listDirectory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start, _ := raw.(string)
-	if start == "" || !h.exists(r.Context(), start, true) {
-		fieldError(w, http.StatusBadRequest, "path: not a directory")
-		return
-	}
-	// One find lists the whole tree: type (following links, as
-	// os.path.isdir does) and path relative to start, NUL-separated.
-	res, err := h.exec(r.Context(), []string{"find", start, "-mindepth", "1", "-printf", `%Y\t%P\0`}, executeTimeout, "", "")
+	tree, ok, err := h.vm.ListDirectory(r.Context(), start, executeTimeout)
 	if err != nil {
 		statusError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	root := &dirNode{Type: "directory", Name: path.Base("/" + start), Children: []*dirNode{}}
-	if strings.HasSuffix(start, "/") {
-		root.Name = "" // os.path.basename of a path ending in "/"
+	if start == "" || !ok {
+		fieldError(w, http.StatusBadRequest, "path: not a directory")
+		return
 	}
-	dirs := map[string]*dirNode{"": root}
-	for rec := range strings.SplitSeq(res.Stdout, "\x00") {
-		typ, rel, ok := strings.Cut(rec, "\t")
-		if !ok || rel == "" {
-			continue
-		}
-		parent := dirs[path.Dir(rel)]
-		if path.Dir(rel) == "." {
-			parent = root
-		}
-		if parent == nil {
-			continue
-		}
-		n := &dirNode{Type: "file", Name: path.Base(rel)}
-		if typ == "d" {
-			n.Type, n.Children = "directory", []*dirNode{}
-			dirs[rel] = n
-		}
-		parent.Children = append(parent.Children, n)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"directory_tree": root})
+	writeJSON(w, http.StatusOK, map[string]any{"directory_tree": tree.Value()})
 }
 
 func (h *handler) file(w http.ResponseWriter, r *http.Request) {
@@ -580,7 +475,7 @@ func (h *handler) upload(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, http.StatusBadRequest, "file_data: "+err.Error())
 		return
 	}
-	if err := h.sess.WriteFile(r.Context(), h.expand(r.Context(), r.FormValue("file_path")), b); err != nil {
+	if err := h.vm.Upload(r.Context(), r.FormValue("file_path"), b); err != nil {
 		text(w, http.StatusInternalServerError, "upload failed: "+err.Error())
 		return
 	}
@@ -618,13 +513,15 @@ func (h *handler) changeWallpaper(w http.ResponseWriter, r *http.Request) {
 		text(w, http.StatusBadRequest, "path: not supplied")
 		return
 	}
-	p := h.expand(r.Context(), req.Path)
-	if !h.exists(r.Context(), p, false) {
+	p, err := h.vm.ChangeWallpaper(r.Context(), req.Path)
+	switch {
+	case errdefs.IsNotFound(err):
 		text(w, http.StatusNotFound, "File not found: "+p)
 		return
+	case err != nil:
+		text(w, http.StatusInternalServerError, "Failed to change wallpaper. Error: "+err.Error())
+		return
 	}
-	// As OSWorld's server, the result of gsettings is not checked.
-	_, _ = h.exec(r.Context(), []string{"gsettings", "set", "org.gnome.desktop.background", "picture-uri", "file://" + p}, helperTimeout, "", "")
 	text(w, http.StatusOK, "Wallpaper changed successfully")
 }
 
@@ -666,13 +563,6 @@ func (h *handler) downloadFile(w http.ResponseWriter, r *http.Request) {
 	text(w, http.StatusOK, "File downloaded successfully")
 }
 
-// openWithGio opens $1 as xdg-open does on OSWorld's Ubuntu GNOME VM,
-// with "gio open" (the application registered for the file's type), and
-// with xdg-open where gio knows none. An image without a desktop
-// environment xdg-open recognizes, or without file(1), would otherwise
-// have xdg-open open a spreadsheet in the web browser.
-const openWithGio = `gio open "$1" 2>/dev/null || exec xdg-open "$1"`
-
 func (h *handler) openFile(w http.ResponseWriter, r *http.Request) {
 	var req pathRequest
 	if !decode(w, r, &req) {
@@ -687,11 +577,11 @@ func (h *handler) openFile(w http.ResponseWriter, r *http.Request) {
 		text(w, http.StatusNotFound, "File not found: "+p)
 		return
 	}
-	argv := []string{"xdg-open", p}
-	if res, err := h.exec(r.Context(), []string{"sh", "-c", "command -v gio"}, helperTimeout, "", ""); err == nil && res.ExitCode == 0 {
-		argv = []string{"sh", "-c", openWithGio, "sh", p}
+	res, err := h.vm.OpenFile(r.Context(), p)
+	if err == nil && res.ExitCode != 0 {
+		err = errors.New(strings.TrimSpace(res.Stderr))
 	}
-	if err := h.detach(r.Context(), argv); err != nil {
+	if err != nil {
 		text(w, http.StatusInternalServerError, fmt.Sprintf("cannot open %s: %v", p, err))
 		return
 	}
@@ -706,23 +596,6 @@ type windowRequest struct {
 	ByClass    bool    `json:"by_class"`
 }
 
-// matchWindows picks windows as wmctrl's -a and -c do: the name is a
-// case-insensitive substring of the title (or class, byClass), or with
-// strict the whole of it, case included.
-func matchWindows(wins []api.Window, name string, strict, byClass bool) []api.Window {
-	var out []api.Window
-	for _, win := range wins {
-		s := win.Title
-		if byClass {
-			s = win.Class
-		}
-		if strict && s == name || !strict && strings.Contains(strings.ToLower(s), strings.ToLower(name)) {
-			out = append(out, win)
-		}
-	}
-	return out
-}
-
 func (h *handler) windowAction(w http.ResponseWriter, r *http.Request, close bool) {
 	var req windowRequest
 	if !decode(w, r, &req) {
@@ -732,19 +605,13 @@ func (h *handler) windowAction(w http.ResponseWriter, r *http.Request, close boo
 		text(w, http.StatusBadRequest, "window_name required")
 		return
 	}
-	wins, err := h.sess.Windows(r.Context())
-	if err != nil {
+	act := h.vm.ActivateWindow
+	if close {
+		act = h.vm.CloseWindow
+	}
+	if err := act(r.Context(), *req.WindowName, req.Strict, req.ByClass); err != nil {
 		text(w, http.StatusInternalServerError, err.Error())
 		return
-	}
-	// As with wmctrl, the first match is acted on and no match is no
-	// error.
-	if m := matchWindows(wins, *req.WindowName, req.Strict, req.ByClass); len(m) > 0 {
-		if close {
-			_ = h.sess.CloseWindow(r.Context(), m[0].ID)
-		} else {
-			_ = h.sess.ActivateWindow(r.Context(), m[0].ID)
-		}
 	}
 	if close {
 		text(w, http.StatusOK, "Window closed successfully.")
@@ -846,7 +713,11 @@ func (h *handler) runBashScript(w http.ResponseWriter, r *http.Request) {
 	}
 	dir := ""
 	if req.WorkingDir != "" {
-		dir = h.expand(r.Context(), req.WorkingDir)
+		// main.py expands ~ here, not variables.
+		dir = req.WorkingDir
+		if x, err := h.vm.ExpandUser(r.Context(), dir); err == nil {
+			dir = x
+		}
 	}
 	res, err := h.exec(r.Context(), []string{"bash", "-c", *req.Script}, timeout, dir, "")
 	h.scriptAnswer(w, res, err)

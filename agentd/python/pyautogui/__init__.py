@@ -223,8 +223,24 @@ def _button(button):
     return b
 
 
+MAX_SECONDS = 3600
+
+
+def _seconds(name, value):
+    """value as seconds, refused unless a number from 0 to MAX_SECONDS:
+    time.sleep overflows on 1e18 and a step count made of it never ends."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError("%s: %r is not a number of seconds" % (name, value)) from None
+    if not (0 <= v <= MAX_SECONDS):  # NaN fails too
+        raise ValueError("%s: %r is outside 0..%d seconds" % (name, value, MAX_SECONDS))
+    return v
+
+
 def _move_actions(x, y, duration):
     """Actions that bring the pointer to (x, y), in steps when duration asks for it."""
+    duration = _seconds("duration", duration or 0)
     if not duration or duration < MINIMUM_DURATION:
         return [{"type": "move", "x": x, "y": y}]
     cur = position()
@@ -277,7 +293,7 @@ def click(x=None, y=None, clicks=1, interval=0.0, button="left", duration=0.0, t
             for i in range(clicks):
                 acts.append({"type": "click", "button": b})
                 if i < clicks - 1:
-                    acts.append({"type": "wait", "ms": int(interval * 1000)})
+                    acts.append({"type": "wait", "ms": int(_seconds("interval", interval) * 1000)})
         else:
             acts.append({"type": "click", "button": b, "count": clicks})
     _input(*acts)
@@ -336,6 +352,7 @@ def dragTo(x=None, y=None, duration=0.0, tween=linear, button="left", logScreens
     if not mouseDownUp:
         _input(*_move_actions(tx, ty, duration))
     else:
+        duration = _seconds("duration", duration or 0)
         cur = position()
         path = [[cur.x, cur.y]]
         steps = max(1, int(duration / MINIMUM_SLEEP)) if duration and duration >= MINIMUM_DURATION else 1
@@ -429,7 +446,7 @@ def press(keys, presses=1, interval=0.0, logScreenshot=None, _pause=True):
         for j, k in enumerate(keys):
             acts += _press_actions(k)
             if interval and not (i == presses - 1 and j == len(keys) - 1):
-                acts.append({"type": "wait", "ms": int(interval * 1000)})
+                acts.append({"type": "wait", "ms": int(_seconds("interval", interval) * 1000)})
     _input(*acts)
     _maybe_pause(_pause)
 
@@ -443,9 +460,9 @@ def hotkey(*args, **kwargs):
     if interval:
         acts = []
         for k in keys:
-            acts += [{"type": "key_down", "key": k}, {"type": "wait", "ms": int(interval * 1000)}]
+            acts += [{"type": "key_down", "key": k}, {"type": "wait", "ms": int(_seconds("interval", interval) * 1000)}]
         for k in reversed(keys):
-            acts += [{"type": "key_up", "key": k}, {"type": "wait", "ms": int(interval * 1000)}]
+            acts += [{"type": "key_up", "key": k}, {"type": "wait", "ms": int(_seconds("interval", interval) * 1000)}]
         _input(*acts)
     else:
         _input({"type": "key", "keys": keys})
@@ -462,7 +479,7 @@ def typewrite(message, interval=0.0, logScreenshot=None, _pause=True):
         for i, item in enumerate(message):
             acts += _press_actions(item)
             if interval and i < len(message) - 1:
-                acts.append({"type": "wait", "ms": int(interval * 1000)})
+                acts.append({"type": "wait", "ms": int(_seconds("interval", interval) * 1000)})
     _input(*acts)
     _maybe_pause(_pause)
 
@@ -471,7 +488,7 @@ write = typewrite
 
 
 def sleep(seconds):
-    time.sleep(seconds)
+    time.sleep(_seconds("seconds", seconds))
 
 
 class _Screenshot:

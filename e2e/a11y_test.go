@@ -1,0 +1,158 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deskrun/deskrun/api"
+	"github.com/deskrun/deskrun/sandbox"
+	"github.com/deskrun/deskrun/sandbox/docker"
+)
+
+// a11yPage is a page of a button, a label-wrapped field and n links and
+// fields.
+func a11yPage(n int) string {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>A11y Bench</title></head><body><h1>Bench</h1><button type="button">Go Button</button> <label>Recipient <input></label>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<p><a href="#%d">link %d</a> <input aria-label="field %d" value="v%d"></p>`, i, i, i, i)
+	}
+	b.WriteString(`</body></html>`)
+	return b.String()
+}
+
+// openPage writes html into the sandbox and opens it in a Chromium of its
+// own (with a DevTools port when port > 0), and waits until want is in
+// the element list.
+func openPage(tb testing.TB, s *session, html string, port int, want string) {
+	tb.Helper()
+	ctx := tb.Context()
+	if err := s.writeFile(ctx, "/tmp/a11y.html", []byte(html)); err != nil {
+		tb.Fatal(err)
+	}
+	flags := ""
+	if port > 0 {
+		flags = fmt.Sprintf("--remote-debugging-port=%d", port)
+	}
+	if _, err := s.exec(ctx, "sh", "-c", "setsid chromium --no-first-run --user-data-dir=/tmp/a11y-profile --window-size=1200,760 "+flags+" file:///tmp/a11y.html >/tmp/a11y-chromium.log 2>&1 &"); err != nil {
+		tb.Fatal(err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		var a api.Accessibility
+		_, err := s.do(ctx, http.MethodGet, "/accessibility?format=list&app=chromium", nil, &a)
+		if err == nil && strings.Contains(a.List, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			out, _ := s.readFile(ctx, "/tmp/a11y-chromium.log")
+			tb.Fatalf("%s not in the page's elements after 90 s: %v; chromium: %.2000s", want, err, out)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// TestAccessibilityImages checks accessibility where a user picks an
+// image: deskrun/desktop reads a Chromium page's tree (AT-SPI is in the
+// image) and finds the field its label names; deskrun/minimal, which has
+// no AT-SPI, says so and names the images that have it.
+func TestAccessibilityImages(t *testing.T) {
+	cli := engine(t, minimalImage, desktopImage)
+	p, _ := newProvider(t, cli, docker.Config{})
+	t.Run("desktop", func(t *testing.T) {
+		s := agentSession(startSandbox(t, p, sandbox.Spec{Image: desktopImage, Screen: api.Screen{Width: 1280, Height: 800}}))
+		openPage(t, s, a11yPage(3), 0, `push button "Go Button"`)
+		var a api.Accessibility
+		if _, err := s.do(t.Context(), http.MethodGet, "/accessibility?format=list&app=chromium", nil, &a); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(a.Elements, func(e api.Element) bool { return e.Role == "entry" && e.Name == "Recipient" }) {
+			t.Errorf("no entry Recipient: %s", a.List)
+		}
+	})
+	t.Run("minimal", func(t *testing.T) {
+		s := agentSession(startSandbox(t, p, sandbox.Spec{Image: minimalImage, Screen: api.Screen{Width: 1024, Height: 768}}))
+		_, err := s.do(t.Context(), http.MethodGet, "/accessibility?format=list", nil, nil)
+		var he *httpError
+		if !errors.As(err, &he) || he.Status != http.StatusServiceUnavailable ||
+			!strings.Contains(he.Body, "no D-Bus and no AT-SPI") || !strings.Contains(he.Body, "deskrun/desktop and deskrun/osworld have it") {
+			t.Fatalf("accessibility on minimal: %v, want 503 naming the images that have it", err)
+		}
+	})
+}
+
+// BenchmarkA11y measures fresh reads of the accessibility tree in the
+// osworld image (1920x1080), side by side: a Chromium page of about 1,170
+// objects as OSWorld's XML with the page read by AT-SPI's walk and by
+// DevTools, its element list (hermes' ax capture) both ways, and
+// LibreOffice Calc's whole tree; medians of 20.
+func BenchmarkA11y(b *testing.B) {
+	cli := engine(b, osworldImage)
+	p, _ := newProvider(b, cli, docker.Config{})
+	s := agentSession(startSandbox(b, p, sandbox.Spec{Image: osworldImage, Screen: api.Screen{Width: 1920, Height: 1080}}))
+	openPage(b, s, a11yPage(229), 9333, `entry "field 3"`)
+	var l api.Accessibility
+	if _, err := s.do(b.Context(), http.MethodGet, "/accessibility?format=list&app=chromium", nil, &l); err != nil {
+		b.Fatal(err)
+	}
+	if !slices.ContainsFunc(l.Elements, func(e api.Element) bool { return strings.HasPrefix(e.ID, "web/") }) {
+		b.Fatalf("the page is not read over DevTools: %s", l.List)
+	}
+	read := func(q string) error {
+		ctx, cancel := context.WithTimeout(b.Context(), time.Minute)
+		defer cancel()
+		_, err := s.do(ctx, http.MethodGet, "/accessibility?fresh=true&"+q, nil, nil)
+		return err
+	}
+	for b.Loop() {
+		for _, m := range []struct{ name, q string }{
+			{"page-xml-atspi", "format=xml&app=chromium&pages=atspi"},
+			{"page-xml-devtools", "format=xml&app=chromium"},
+			{"page-list-atspi", "format=list&app=chromium&pages=atspi"},
+			{"page-list-devtools", "format=list&app=chromium"},
+		} {
+			ds, err := timeReads(20, func() error { return read(m.q) })
+			if err != nil {
+				b.Fatalf("%s: %v", m.name, err)
+			}
+			b.ReportMetric(ms(median(ds)), "ms-median-"+m.name)
+			fmt.Printf("a11y %s: median %v, p95 %v (n=20)\n", m.name, median(ds).Round(time.Millisecond), p95(ds).Round(time.Millisecond))
+		}
+		if err := calcOnScreen(b, s.hc, sandbox.Instance{AgentURL: strings.TrimSuffix(s.base, "/v1"), Token: s.token, ID: s.sandboxID}); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(2 * time.Second) // Calc settles
+		ds, err := timeReads(10, func() error { return read("format=xml&app=soffice") })
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(ms(median(ds)), "ms-median-calc-xml")
+		fmt.Printf("a11y calc-xml: median %v, p95 %v (n=10)\n", median(ds).Round(time.Millisecond), p95(ds).Round(time.Millisecond))
+	}
+}
+
+func timeReads(n int, f func() error) ([]time.Duration, error) {
+	var out []time.Duration
+	for range n {
+		t0 := time.Now()
+		if err := f(); err != nil {
+			return nil, err
+		}
+		out = append(out, time.Since(t0))
+	}
+	return out, nil
+}
+
+func p95(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*95/100)]
+}

@@ -1,0 +1,3 @@
+def test():
+    print('result: 0')
+    return True

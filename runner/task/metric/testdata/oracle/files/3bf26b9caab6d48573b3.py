@@ -1,0 +1,3 @@
+WIDTH = 640
+HEIGHT = 480
+FPS = 10

@@ -1,0 +1,4 @@
+import food
+
+def test():
+    return True

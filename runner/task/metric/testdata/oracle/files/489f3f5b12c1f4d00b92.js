@@ -1,0 +1,3 @@
+// Mozilla User Preferences
+
+user_pref("mail.identity.id1.auto_quote", false);

@@ -1,0 +1,4 @@
+# c
+x = 1
+def f():
+    return x

@@ -1,0 +1,1 @@
+user_pref("mail.identity.id1.auto_quote", false);

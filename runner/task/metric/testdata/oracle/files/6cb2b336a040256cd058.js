@@ -1,0 +1,1 @@
+user_pref("mail.server.default.applyIncomingFilters", true);

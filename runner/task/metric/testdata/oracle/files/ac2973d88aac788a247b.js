@@ -1,0 +1,3 @@
+// Mozilla User Preferences
+
+user_pref("extensions.activeThemeID", "dark");

@@ -1,0 +1,5 @@
+def check():
+    return True
+
+def test():
+    return False

@@ -1,0 +1,4 @@
+import settings
+
+def speed():
+    return settings.FPS * 2

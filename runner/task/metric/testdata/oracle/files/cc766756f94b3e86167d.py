@@ -1,0 +1,4 @@
+import os
+
+def test():
+    return os.path.exists('settings.py')

@@ -1,0 +1,5 @@
+import settings
+
+def test():
+    assert settings.HEIGHT == 600
+    return True
