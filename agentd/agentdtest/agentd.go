@@ -2,11 +2,15 @@ package agentdtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,6 +31,33 @@ type Desktop struct {
 	PID int
 }
 
+// killUsing kills the processes whose command line names a path under
+// dir, looking again until it finds none three times in a row (a process
+// may fork as its parent dies), for at most 5 s.
+func killUsing(dir string) {
+	deadline := time.Now().Add(5 * time.Second)
+	for quiet := 0; quiet < 3 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		n := 0
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err == nil && bytes.Contains(b, []byte(dir+"/")) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				n++
+			}
+		}
+		if n == 0 {
+			quiet++
+		} else {
+			quiet = 0
+		}
+	}
+}
+
 // StartAgentd starts the agentd [Agentd] built, on its own Xvfb of
 // 1280x800 with HOME in a folder of the test, plus args (for example
 // "--wm", "openbox"), and returns once it answers its health check. The
@@ -39,6 +70,8 @@ func StartAgentd(t testing.TB, args ...string) Desktop {
 	cmd := exec.CommandContext(ctx, bin, append([]string{"--addr", "127.0.0.1:0", "--xvfb", "--screen", "1280x800x24"}, args...)...)
 	cmd.Env = append(os.Environ(), "AGENTD_TOKEN="+d.Token, "HOME="+d.Home)
 	cmd.Stderr = os.Stderr
+	// agentd stops what it started on SIGTERM (its browser among them)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 5 * time.Second
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -52,6 +85,10 @@ func StartAgentd(t testing.TB, args ...string) Desktop {
 	t.Cleanup(func() {
 		cancel()
 		_ = cmd.Wait()
+		// Before the test's folders go: a browser's helpers (its
+		// network service, its zygote) can outlive the browser for a
+		// moment and write in its profile under Home.
+		killUsing(d.Home)
 	})
 	line := make(chan string, 1)
 	go func() {
