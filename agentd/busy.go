@@ -33,8 +33,11 @@ type proc struct {
 // busyCommands returns the commands still running in the terminalNames of
 // display: the children of a shell whose parent is a terminal emulator
 // showing on display (or whose environment names no display, as a
-// terminal started by a session bus), and such a shell itself while it
-// runs rather than waits for input. Stopped jobs do not count.
+// terminal started by a session bus), such a shell itself while it runs
+// rather than waits for input, and the terminal itself while it is
+// runnable (it has keys to pass on or output to draw; on a loaded machine
+// it waits its turn for the processor in that state, and a read then
+// would miss what it is about to show). Stopped jobs do not count.
 func busyCommands(display string) []int {
 	ents, _ := os.ReadDir("/proc")
 	procs := make(map[int]proc, len(ents))
@@ -47,13 +50,22 @@ func busyCommands(display string) []int {
 			procs[pid] = p
 		}
 	}
+	return busyIn(procs, func(pid int) bool { return onDisplay(pid, display) })
+}
+
+// busyIn is busyCommands over procs, with shown telling which
+// processes show on the display.
+func busyIn(procs map[int]proc, shown func(pid int) bool) []int {
 	terms := map[int]bool{}
+	var busy []int
 	for pid, p := range procs {
-		if slices.Contains(terminalNames, p.comm) && onDisplay(pid, display) {
+		if slices.Contains(terminalNames, p.comm) && shown(pid) {
 			terms[pid] = true
+			if p.state == 'R' {
+				busy = append(busy, pid)
+			}
 		}
 	}
-	var busy []int
 	for pid, p := range procs {
 		if terms[p.ppid] && slices.Contains(shellNames, p.comm) && (p.state == 'R' || p.state == 'D') {
 			// the shell itself at work: reading a line just typed,

@@ -41,7 +41,8 @@ type Config struct {
 	// ready for the desktop's user (GNOME Shell: its extensions and
 	// keyboard shortcuts loaded, well after it manages windows). agentd
 	// removes it before starting the window manager and waits for it, at
-	// most wmReadyWait, before it reports the desktop started.
+	// most wmReadyWait, and then for the desktop's processes to settle
+	// (waitStartQuiet), before it reports the desktop started.
 	WMReady string
 	// WMBusy, when set, is a file the window manager keeps while it
 	// holds keys typed ahead of the window they are for (the osworld

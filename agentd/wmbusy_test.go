@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -65,4 +66,31 @@ func TestBusyShell(t *testing.T) {
 	startTerm(t, s.Display(), `i=0; while [ $i -lt 2000000 ]; do i=$((i+1)); done; read x`)
 	waitFor(t, "the looping shell to count as busy", func() bool { return len(busyCommands(s.Display())) > 0 })
 	waitFor(t, "the shell waiting for input to count as idle", func() bool { return len(busyCommands(s.Display())) == 0 })
+}
+
+// TestBusyIn: what counts as busy among a desktop's processes: a command
+// under a terminal's shell (not a stopped or finished one), the shell
+// while it runs, the terminal while it is runnable; not a terminal of
+// another display, nor an idle terminal and shell.
+func TestBusyIn(t *testing.T) {
+	procs := map[int]proc{
+		10: {pid: 10, ppid: 1, comm: "gnome-terminal-", state: 'S'},
+		11: {pid: 11, ppid: 10, comm: "bash", state: 'S'},
+		12: {pid: 12, ppid: 11, comm: "stty", state: 'S'},
+		13: {pid: 13, ppid: 10, comm: "bash", state: 'S'},
+		14: {pid: 14, ppid: 13, comm: "vim", state: 'T'},
+		15: {pid: 15, ppid: 13, comm: "ls", state: 'Z'},
+		20: {pid: 20, ppid: 1, comm: "xterm", state: 'R'},
+		21: {pid: 21, ppid: 20, comm: "bash", state: 'S'},
+		30: {pid: 30, ppid: 1, comm: "xterm", state: 'S'},
+		31: {pid: 31, ppid: 30, comm: "bash", state: 'R'},
+		40: {pid: 40, ppid: 1, comm: "xterm", state: 'R'}, // another display
+		41: {pid: 41, ppid: 40, comm: "bash", state: 'R'},
+		42: {pid: 42, ppid: 41, comm: "make", state: 'S'},
+		50: {pid: 50, ppid: 1, comm: "gimp", state: 'R'},
+	}
+	got := busyIn(procs, func(pid int) bool { return pid != 40 })
+	if want := []int{12, 20, 31}; !slices.Equal(got, want) {
+		t.Errorf("busy: %v, want %v", got, want)
+	}
 }

@@ -62,7 +62,7 @@ func run() error {
 	display := flag.String("display", "", "X display (default $DISPLAY, or a free one with --xvfb)")
 	screen := flag.String("screen", "1280x800x24", "screen size WxH[xDEPTH] for --xvfb")
 	wm := flag.String("wm", "", "window manager to start with --xvfb, e.g. openbox")
-	wmReady := flag.String("wm-ready", os.Getenv("AGENTD_WM_READY"), "with --wm: a file the window manager makes once it is ready; agentd waits for it (at most 30s) before answering (default $AGENTD_WM_READY)")
+	wmReady := flag.String("wm-ready", os.Getenv("AGENTD_WM_READY"), "with --wm: a file the window manager makes once it is ready; agentd waits for it (at most 30s), then for the desktop's processes to settle (at most 30s), before answering (default $AGENTD_WM_READY)")
 	wmBusy := flag.String("wm-busy", os.Getenv("AGENTD_WM_BUSY"), "with --wm: a file the window manager keeps while it holds keys typed ahead of a window; accessibility reads wait for it to go (at most 25s) (default $AGENTD_WM_BUSY)")
 	insecure := flag.Bool("insecure-no-token", false, "serve without a bearer token (AGENTD_TOKEN unset)")
 	verbose := flag.Bool("v", false, "log debug lines, including the X server's")

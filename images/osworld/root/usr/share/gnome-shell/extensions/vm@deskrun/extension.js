@@ -21,14 +21,14 @@
 //   takes longer to appear than the typing waited (a task's setup
 //   presses Ctrl+Alt+T, sleeps 0.5 s and types; a loaded host can take
 //   seconds to start the terminal): from the shortcut until the
-//   terminal's window has the focus (at most typeAheadMs), the shell
-//   holds the keyboard and keeps the keys typed, then sends them on to
-//   the terminal in their order. While it holds keys, and for
-//   settleAfterKeysMs after it sent them on, the file named by
-//   DESKRUN_SHELL_BUSY exists: agentd (--wm-busy) makes accessibility
-//   reads wait for it to go, so a grader that reads the terminal right
-//   after typing reads what was typed, as on the VM, where the terminal
-//   is up in time.
+//   terminal's window has the focus and its shell has printed its prompt
+//   (at most typeAheadMs), the shell holds the keyboard and keeps the
+//   keys typed, then sends them on to the terminal in their order.
+//   While it holds keys, and for settleAfterKeysMs after it sent them
+//   on, the file named by DESKRUN_SHELL_BUSY exists: agentd
+//   (--wm-busy) makes accessibility reads wait for it to go, so a grader
+//   that reads the terminal right after typing reads what was typed, as
+//   on the VM, where the terminal is up in time.
 // - It tells agentd when the desktop is ready (the file named by
 //   DESKRUN_SHELL_READY, which agentd --wm-ready waits for): GNOME Shell
 //   manages windows a second or more before its shortcuts work, and a
@@ -41,6 +41,15 @@ const Util = imports.misc.util;
 const typeAheadMs = 20000;
 const settleAfterKeysMs = 500;
 const handOverMs = 200;
+const promptWaitMs = 5000;
+
+// GNOME Terminal's title for a new window, until its shell names it.
+const newTerminalTitle = 'Terminal';
+
+function prompted(win) {
+    const title = win.get_title();
+    return Boolean(title) && title !== newTerminalTitle;
+}
 
 // Modifier keys are not kept: the key symbols kept already carry them
 // (Shift+a is "A").
@@ -138,16 +147,8 @@ class Extension {
         });
         this._focus = global.display.connect('notify::focus-window', () => {
             const win = global.display.focus_window;
-            if (win && win.get_wm_class_instance() === 'gnome-terminal-server' && !this._handOver) {
-                // The shell says the terminal has the focus before the X
-                // server has it: keys sent on at once can land in the
-                // window that had it. The keys stay kept (in order, with
-                // any typed meanwhile) for handOverMs more.
-                this._handOver = GLib.timeout_add(GLib.PRIORITY_DEFAULT, handOverMs, () => {
-                    this._handOver = 0;
-                    this._endTypeAhead();
-                    return GLib.SOURCE_REMOVE;
-                });
+            if (win && win.get_wm_class_instance() === 'gnome-terminal-server' && !this._prompted) {
+                this._waitPrompt(win);
             }
         });
         this._timeout = GLib.timeout_add(GLib.PRIORITY_DEFAULT, typeAheadMs, () => {
@@ -155,6 +156,55 @@ class Extension {
             this._endTypeAhead();
             return GLib.SOURCE_REMOVE;
         });
+    }
+
+    // _waitPrompt keeps the keys until the terminal win, which has the
+    // focus, has its shell's first prompt: keys sent to a terminal
+    // whose shell has not started yet are lost (the Enter typed later
+    // then reaches an empty prompt). The prompt is seen by the title it
+    // sets (Debian's and Ubuntu's .bashrc name the window user@host: dir;
+    // a new terminal is "Terminal" until then), or taken as there after
+    // promptWaitMs. Then the keys stay kept for handOverMs more: the
+    // shell says the terminal has the focus before the X server has it,
+    // and keys sent on at once can land in the window that had it.
+    _waitPrompt(win) {
+        const handOver = () => {
+            if (this._prompted !== win) {
+                return;
+            }
+            this._unwatchPrompt();
+            this._handOver = GLib.timeout_add(GLib.PRIORITY_DEFAULT, handOverMs, () => {
+                this._handOver = 0;
+                this._endTypeAhead();
+                return GLib.SOURCE_REMOVE;
+            });
+        };
+        this._prompted = win;
+        if (prompted(win)) {
+            handOver();
+            return;
+        }
+        this._titled = win.connect('notify::title', () => {
+            if (prompted(win)) {
+                handOver();
+            }
+        });
+        this._promptWait = GLib.timeout_add(GLib.PRIORITY_DEFAULT, promptWaitMs, () => {
+            this._promptWait = 0;
+            handOver();
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    _unwatchPrompt() {
+        if (this._titled) {
+            this._prompted.disconnect(this._titled);
+            this._titled = 0;
+        }
+        if (this._promptWait) {
+            GLib.source_remove(this._promptWait);
+            this._promptWait = 0;
+        }
     }
 
     // _endTypeAhead lets the keyboard go and sends the keys kept to the
@@ -170,6 +220,10 @@ class Extension {
         if (this._handOver) {
             GLib.source_remove(this._handOver);
             this._handOver = 0;
+        }
+        if (this._prompted) {
+            this._unwatchPrompt();
+            this._prompted = null;
         }
         global.display.disconnect(this._focus);
         Main.popModal(this._grab);

@@ -1,0 +1,40 @@
+package agentd
+
+import (
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// TestWaitStartQuiet: a process that keeps a processor busy keeps the
+// desktop from counting as settled; once it ends, the wait ends within a
+// window or two; a process that only sleeps counts as quiet at once.
+func TestWaitStartQuiet(t *testing.T) {
+	spin := exec.Command("python3", "-c", "import time\nend = time.time() + 2\nwhile time.time() < end: pass")
+	if err := spin.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := spin.Process.Pid
+	done := make(chan struct{})
+	go func() { _ = spin.Wait(); close(done) }()
+	start := time.Now()
+	took, quiet := waitStartQuiet(nil, func(p int) bool { return p == pid }, 10*time.Second)
+	<-done
+	if !quiet {
+		t.Fatalf("not quiet after %v", took)
+	}
+	if took < 2*time.Second || took > 4*time.Second {
+		t.Errorf("settled after %v beside a process busy for 2 s; want a little over 2 s", time.Since(start))
+	}
+
+	sleeper := exec.Command("sleep", "5")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() }()
+	spid := sleeper.Process.Pid
+	took, quiet = waitStartQuiet(nil, func(p int) bool { return p == spid }, 10*time.Second)
+	if !quiet || took > 2*startWindow {
+		t.Errorf("a sleeping process: quiet %v after %v; want quiet after one window", quiet, took)
+	}
+}
