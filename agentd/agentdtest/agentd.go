@@ -31,10 +31,10 @@ type Desktop struct {
 	PID int
 }
 
-// killUsing kills the processes whose command line names a path under
+// KillUsing kills the processes whose command line names a path under
 // dir, looking again until it finds none three times in a row (a process
 // may fork as its parent dies), for at most 5 s.
-func killUsing(dir string) {
+func KillUsing(dir string) {
 	deadline := time.Now().Add(5 * time.Second)
 	for quiet := 0; quiet < 3 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		n := 0
@@ -88,7 +88,7 @@ func StartAgentd(t testing.TB, args ...string) Desktop {
 		// Before the test's folders go: a browser's helpers (its
 		// network service, its zygote) can outlive the browser for a
 		// moment and write in its profile under Home.
-		killUsing(d.Home)
+		KillUsing(d.Home)
 	})
 	line := make(chan string, 1)
 	go func() {

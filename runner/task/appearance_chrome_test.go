@@ -8,12 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 )
 
@@ -202,7 +201,7 @@ func TestChromeAppearanceModeLive(t *testing.T) {
 	port := freePort(t)
 	t.Cleanup(func() {
 		stopBrowser(t, port)
-		killNaming(dir)
+		agentdtest.KillUsing(dir)
 		_ = os.RemoveAll(dir)
 	})
 	writeFiles(t, dir, map[string]string{"profile/Default/Preferences": `{"browser": {"theme": {"color_scheme": 2, "color_scheme2": 2}}}`})
@@ -254,30 +253,4 @@ func TestChromeAppearanceModeLive(t *testing.T) {
 		t.Errorf("chrome_appearance_mode_ui = %v, want the page's %s", v, page)
 	}
 	t.Logf("Preferences say dark; the settings page of %s says %s", browser, page)
-}
-
-// killNaming kills the processes whose command line names a path under
-// dir, and waits for them to go.
-func killNaming(dir string) {
-	list := func() []int {
-		var out []int
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil || pid == os.Getpid() {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err == nil && strings.Contains(string(b), dir+"/") {
-				out = append(out, pid)
-			}
-		}
-		return out
-	}
-	for _, pid := range list() {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-	for deadline := time.Now().Add(5 * time.Second); len(list()) > 0 && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-	}
 }
