@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/agentd/rfb/rfbtest"
 	"github.com/deskrun/deskrun/api"
 )
@@ -196,8 +197,9 @@ func chromiumShot(t *testing.T, url string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
+	profile := t.TempDir()
 	cmd := exec.CommandContext(ctx, "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--window-size=900,700",
-		"--remote-debugging-port=0", "--user-data-dir="+t.TempDir(), url)
+		"--remote-debugging-port=0", "--user-data-dir="+profile, url)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -206,7 +208,8 @@ func chromiumShot(t *testing.T, url string) []byte {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// the browser's helpers can outlive it and write in its profile
+	defer func() { cmd.Process.Kill(); cmd.Wait(); agentdtest.KillUsing(profile) }()
 	sc := bufio.NewScanner(stderr)
 	var browser string
 	for sc.Scan() {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 )
 
@@ -35,8 +36,9 @@ func openBrowser(t *testing.T, url string) *browserPage {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	t.Cleanup(cancel)
+	profile := t.TempDir()
 	cmd := exec.CommandContext(ctx, chromiumBinary(t), "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,900",
-		"--remote-debugging-port=0", "--user-data-dir="+t.TempDir(), url)
+		"--remote-debugging-port=0", "--user-data-dir="+profile, url)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -45,7 +47,8 @@ func openBrowser(t *testing.T, url string) *browserPage {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// the browser's helpers can outlive it and write in its profile
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); agentdtest.KillUsing(profile) })
 	sc := bufio.NewScanner(stderr)
 	var browser string
 	for sc.Scan() {

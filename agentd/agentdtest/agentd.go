@@ -31,8 +31,8 @@ type Desktop struct {
 	PID int
 }
 
-// KillUsing kills the processes whose command line names a path under
-// dir, looking again until it finds none three times in a row (a process
+// KillUsing kills the processes whose command line names dir or a path
+// under it, looking again until it finds none three times in a row (a process
 // may fork as its parent dies), for at most 5 s.
 func KillUsing(dir string) {
 	deadline := time.Now().Add(5 * time.Second)
@@ -45,7 +45,7 @@ func KillUsing(dir string) {
 				continue
 			}
 			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err == nil && bytes.Contains(b, []byte(dir+"/")) {
+			if err == nil && (bytes.Contains(b, []byte(dir+"/")) || bytes.Contains(b, []byte(dir+"\x00"))) {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				n++
 			}
