@@ -54,9 +54,27 @@ func (c *Conn) startDamage() error {
 }
 
 // noteDamage is called by the event loop for each DamageNotify.
+//
+// The report level notifies only when the damaged region turns
+// non-empty, and the Subtract that empties it again reaches the server
+// later: what is drawn in between joins the region, is subtracted with
+// it and sends no notify of its own. So the change is counted twice: at
+// the notify, and once the server has done the Subtract (a look at the
+// screen after that count sees that drawing; a drawing after the
+// Subtract notifies anew). The second count waits for the server off the
+// event loop, which must go on reading.
 func (c *Conn) noteDamage(ev damage.NotifyEvent) {
 	d := &c.dmg
-	damage.Subtract(c.x, ev.Damage, 0, 0)
+	sub := damage.SubtractChecked(c.x, ev.Damage, 0, 0)
+	d.count()
+	go func() {
+		if sub.Check() == nil {
+			d.count()
+		}
+	}()
+}
+
+func (d *damageState) count() {
 	d.mu.Lock()
 	d.last = time.Now()
 	d.n++
