@@ -207,6 +207,12 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			log.Warn("delete sessions", "err", err)
 		}
 		sb.closeProviders(sctx, log)
+		// Last: whatever still carries the run's owner label is a
+		// leftover, and the label is this run directory's alone (claimRun
+		// holds its lock).
+		if err := reapOwner(sctx, sb.Images, owner, log); err != nil {
+			log.Warn("remove leftover sandboxes", "err", err)
+		}
 	}()
 
 	apps, err := imageApps(ctx, images, provName, image)

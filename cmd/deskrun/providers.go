@@ -140,6 +140,29 @@ func setupProvidersFor(ctx context.Context, o providerOptions, log *slog.Logger)
 	return providers, closers, nil
 }
 
+// reapOwner removes the docker and kube sandboxes that still carry the
+// owner label owner.
+func reapOwner(ctx context.Context, providers map[string]sandbox.Provider, owner string, log *slog.Logger) error {
+	type reaper interface {
+		Reap(context.Context, map[string]string) ([]string, error)
+	}
+	var errs []error
+	for name, p := range providers {
+		r, ok := p.(reaper)
+		if !ok {
+			continue
+		}
+		ids, err := r.Reap(ctx, map[string]string{sandbox.LabelOwner: owner})
+		if len(ids) > 0 {
+			log.WarnContext(ctx, "removed sandboxes left at exit", "provider", name, "sandboxes", ids)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // defaultProvider is the provider of sessions that name none: kube when
 // asked for, else docker when there is one.
 func defaultProvider(providers map[string]sandbox.Provider) string {

@@ -280,14 +280,20 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 		opts.HostConfig.StorageOpt = map[string]string{"size": strconv.FormatInt(p.cfg.DiskBytes, 10)}
 	}
 	t0 := time.Now()
-	created, err := p.engine.ContainerCreate(ctx, opts)
+	// The create request runs to its answer though ctx ends (Ctrl-C): one
+	// cut short on the client may still be carried out by the engine, and
+	// leave a container no one removes. After the answer, an ended ctx
+	// undoes what it made (below).
+	cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer ccancel()
+	created, err := p.engine.ContainerCreate(cctx, opts)
 	if err != nil && quota && strings.Contains(strings.ToLower(err.Error()), "storage-opt") {
 		p.mu.Lock()
 		p.noQuota = true
 		p.mu.Unlock()
 		p.log.Warn("the storage driver has no per-container quota: sandboxes' /tmp and /var/tmp are bounded tmpfs, their home is bounded only by the host's disk", "err", err)
 		opts.HostConfig.StorageOpt = nil
-		created, err = p.engine.ContainerCreate(ctx, opts)
+		created, err = p.engine.ContainerCreate(cctx, opts)
 	}
 	if err != nil && strings.Contains(err.Error(), "runtime") && opts.HostConfig.Runtime != "" {
 		return sandbox.Instance{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("runtime: the engine cannot run %q (its daemon.json names its runtimes): %v", opts.HostConfig.Runtime, err))
@@ -305,6 +311,9 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 			}
 		}
 	}()
+	if err := ctx.Err(); err != nil {
+		return sandbox.Instance{}, err
+	}
 	tCreated := time.Now()
 	if _, err := p.engine.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
 		return sandbox.Instance{}, fmt.Errorf("start container %.12s: %w", id, err)

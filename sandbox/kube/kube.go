@@ -330,9 +330,13 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 	}()
 	now := metav1.DeleteOptions{GracePeriodSeconds: new(int64)}
 
-	// Each object's removal is registered before it is created: a create
-	// whose ctx ends while the request is on its way (Ctrl-C) may still
-	// have made the object (deleting one that is not there is no error).
+	// Each object's removal is registered before it is created, and a
+	// create request runs to its answer though ctx ends (Ctrl-C): one cut
+	// short on the client may still be carried out by the API server after
+	// the undo's delete found nothing, and leave a Pod no one deletes.
+	// After the answer, an ended ctx undoes what the request made.
+	cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	defer ccancel()
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: lbls},
 		Type:       corev1.SecretTypeOpaque,
@@ -341,15 +345,21 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 	created = append(created, func(ctx context.Context) error {
 		return p.cs.CoreV1().Secrets(ns).Delete(ctx, name, now)
 	})
-	if _, err := p.cs.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
+	if _, err := p.cs.CoreV1().Secrets(ns).Create(cctx, secret, metav1.CreateOptions{}); err != nil {
 		return sandbox.Instance{}, fmt.Errorf("create secret %s/%s: %w", ns, name, classify(err))
+	}
+	if err := ctx.Err(); err != nil {
+		return sandbox.Instance{}, err
 	}
 	policy := p.networkPolicy(name, lbls, spec.Network)
 	created = append(created, func(ctx context.Context) error {
 		return p.cs.NetworkingV1().NetworkPolicies(ns).Delete(ctx, name, now)
 	})
-	if _, err := p.cs.NetworkingV1().NetworkPolicies(ns).Create(ctx, policy, metav1.CreateOptions{}); err != nil {
+	if _, err := p.cs.NetworkingV1().NetworkPolicies(ns).Create(cctx, policy, metav1.CreateOptions{}); err != nil {
 		return sandbox.Instance{}, fmt.Errorf("create network policy %s/%s: %w", ns, name, classify(err))
+	}
+	if err := ctx.Err(); err != nil {
+		return sandbox.Instance{}, err
 	}
 	created = append(created, func(ctx context.Context) error {
 		return p.cs.CoreV1().Pods(ns).Delete(ctx, name, now)
@@ -392,15 +402,25 @@ func (p *Provider) Start(ctx context.Context, spec sandbox.Spec) (inst sandbox.I
 	return sandbox.Instance{ID: name, AgentURL: url, Token: token, Labels: lbls}, nil
 }
 
+// createTimeout bounds one create request, which ctx's end does not cut
+// short (see Start).
+const createTimeout = time.Minute
+
 // createPod creates pod, waiting while the namespace's ResourceQuota
 // has no room for it (as a Pod the nodes have no room for waits in
 // Pending): lack of capacity makes a sandbox wait for another to end,
-// not fail. The wait ends with ctx.
+// not fail. The wait ends with ctx; each create request runs to its
+// answer (see Start), after which an ended ctx is the error.
 func (p *Provider) createPod(ctx context.Context, pod *corev1.Pod) (*corev1.Pod, error) {
 	delay := 250 * time.Millisecond
 	said := time.Now()
 	for {
-		created, err := p.cs.CoreV1().Pods(p.cfg.Namespace).Create(ctx, pod, metav1.CreateOptions{})
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+		created, err := p.cs.CoreV1().Pods(p.cfg.Namespace).Create(cctx, pod, metav1.CreateOptions{})
+		cancel()
+		if err == nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err == nil || !overQuota(err) {
 			return created, err
 		}
