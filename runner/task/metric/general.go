@@ -167,6 +167,21 @@ func checkIncludeRules(rules any) error {
 
 // checkIncludeExclude implements OSWorld's check_include_exclude
 // (desktop_env/evaluators/metrics/general.py).
+// reprTail is v's repr, cut to its last n bytes (at a character's start)
+// after "...": where a text such as a terminal's grows, its end is what
+// a reader of a detail looks for.
+func reprTail(v any, n int) string {
+	s := py.Repr(v)
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return "..." + s[i:]
+}
+
 func checkIncludeExclude(_ context.Context, result, expected any, _ map[string]any) (float64, string, error) {
 	if result == nil {
 		return 0, "no result", nil
@@ -180,7 +195,7 @@ func checkIncludeExclude(_ context.Context, result, expected any, _ map[string]a
 	for _, r := range include {
 		found, ok := py.Contains(result, r)
 		if !ok || !found {
-			return 0, fmt.Sprintf("missing %s", py.Truncate(py.Repr(r), 200)), nil
+			return 0, fmt.Sprintf("missing %s in %s", py.Truncate(py.Repr(r), 200), reprTail(result, 300)), nil
 		}
 	}
 	for _, r := range exclude {

@@ -21,9 +21,13 @@
 //   takes longer to appear than the typing waited (a task's setup
 //   presses Ctrl+Alt+T, sleeps 0.5 s and types; a loaded host can take
 //   seconds to start the terminal): from the shortcut until the
-//   terminal's window has the focus and its shell has printed its prompt
-//   (at most typeAheadMs), the shell holds the keyboard and keeps the
-//   keys typed, then sends them on to the terminal in their order.
+//   terminal's window has the focus and its shell has printed its prompt,
+//   and the typing has paused for keyQuietMs (at most typeAheadMs in
+//   all), the shell holds the keyboard and keeps the keys typed, then
+//   sends them on to the terminal in their order. The pause keeps a
+//   task's Enter, pressed half a second after its text, with the text:
+//   sent on while the kept keys were on their way, it could overtake
+//   them (seen: "echo " run alone, its argument typed after).
 //   While it holds keys, and for settleAfterKeysMs after it sent them
 //   on, the file named by DESKRUN_SHELL_BUSY exists: agentd
 //   (--wm-busy) makes accessibility reads wait for it to go, so a grader
@@ -42,6 +46,7 @@ const typeAheadMs = 20000;
 const settleAfterKeysMs = 500;
 const handOverMs = 200;
 const promptWaitMs = 5000;
+const keyQuietMs = 800;
 
 // GNOME Terminal's title for a new window, until its shell names it.
 const newTerminalTitle = 'Terminal';
@@ -133,6 +138,7 @@ class Extension {
             return; // already keeping keys for an earlier one
         }
         this._keys = [];
+        this._lastKey = GLib.get_monotonic_time();
         this._busy(true);
         this._catcher = new St.Widget({reactive: true, can_focus: true, width: 1, height: 1, opacity: 0});
         Main.uiGroup.add_actor(this._catcher);
@@ -140,6 +146,7 @@ class Extension {
         this._catcher.grab_key_focus();
         this._catcher.connect('key-press-event', (_actor, event) => {
             const sym = event.get_key_symbol();
+            this._lastKey = GLib.get_monotonic_time();
             if (!modifierKeys.has(sym)) {
                 this._keys.push(sym);
             }
@@ -164,18 +171,30 @@ class Extension {
     // then reaches an empty prompt). The prompt is seen by the title it
     // sets (Debian's and Ubuntu's .bashrc name the window user@host: dir;
     // a new terminal is "Terminal" until then), or taken as there after
-    // promptWaitMs. Then the keys stay kept for handOverMs more: the
+    // promptWaitMs. Then the keys stay kept for handOverMs more (the
     // shell says the terminal has the focus before the X server has it,
-    // and keys sent on at once can land in the window that had it.
+    // and keys sent on at once can land in the window that had it), and
+    // until no key has come for keyQuietMs.
     _waitPrompt(win) {
+        const endWhenQuiet = () => {
+            const quiet = (GLib.get_monotonic_time() - this._lastKey) / 1000;
+            if (quiet >= keyQuietMs) {
+                this._handOver = 0;
+                this._endTypeAhead();
+                return;
+            }
+            this._handOver = GLib.timeout_add(GLib.PRIORITY_DEFAULT, Math.ceil(keyQuietMs - quiet), () => {
+                endWhenQuiet();
+                return GLib.SOURCE_REMOVE;
+            });
+        };
         const handOver = () => {
             if (this._prompted !== win) {
                 return;
             }
             this._unwatchPrompt();
             this._handOver = GLib.timeout_add(GLib.PRIORITY_DEFAULT, handOverMs, () => {
-                this._handOver = 0;
-                this._endTypeAhead();
+                endWhenQuiet();
                 return GLib.SOURCE_REMOVE;
             });
         };
