@@ -85,13 +85,7 @@ func busyIn(procs map[int]proc, shown func(pid int) bool) []int {
 
 // readStat reads pid's parent, command name and state.
 func readStat(pid int) (proc, bool) {
-	return readStatAt("/proc/"+strconv.Itoa(pid)+"/stat", pid)
-}
-
-// readStatAt reads the parent, command name and state of process or
-// thread pid from its stat file at path.
-func readStatAt(path string, pid int) (proc, bool) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return proc{}, false
 	}

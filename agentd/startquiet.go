@@ -29,20 +29,20 @@ const (
 // they became quiet.
 func waitStartQuiet(stop <-chan struct{}, keep func(pid int) bool, limit time.Duration) (time.Duration, bool) {
 	start := time.Now()
-	prev, _ := cpuDemand(keep)
+	prev := cpuDemand(keep)
 	for time.Since(start) < limit {
 		select {
 		case <-stop:
 			return time.Since(start), false
 		case <-time.After(startWindow):
 		}
-		cur, active := cpuDemand(keep)
+		cur := cpuDemand(keep)
 		var d time.Duration
 		for tid, v := range cur {
 			d += v - prev[tid] // a new thread counts from its start
 		}
 		prev = cur
-		if !active && float64(d) < startDemand*float64(startWindow) {
+		if float64(d) < startDemand*float64(startWindow) {
 			return time.Since(start), true
 		}
 	}
@@ -53,14 +53,9 @@ func waitStartQuiet(stop <-chan struct{}, keep func(pid int) bool, limit time.Du
 func notSelf(pid int) bool { return pid != os.Getpid() }
 
 // cpuDemand returns, by thread, the time each thread of the processes
-// keep selects has run and has waited to run, and whether one of them is
-// running, waiting to run or waiting on the disk right now. The kernel
-// adds a thread's wait to schedstat only when it gets the processor, and
-// a thread blocked on the disk asks for none: on a loaded host a process
-// starting (reading its files, then queued) can show no demand over a
-// whole window though it has all its work ahead.
-func cpuDemand(keep func(pid int) bool) (out map[int]time.Duration, active bool) {
-	out = map[int]time.Duration{}
+// keep selects has run and has waited to run.
+func cpuDemand(keep func(pid int) bool) map[int]time.Duration {
+	out := map[int]time.Duration{}
 	procs, _ := os.ReadDir("/proc")
 	for _, p := range procs {
 		pid, err := strconv.Atoi(p.Name())
@@ -84,11 +79,7 @@ func cpuDemand(keep func(pid int) bool) (out map[int]time.Duration, active bool)
 			run, _ := strconv.ParseInt(string(f[0]), 10, 64)
 			wait, _ := strconv.ParseInt(string(f[1]), 10, 64)
 			out[tid] = time.Duration(run + wait)
-			if !active {
-				st, _ := readStatAt("/proc/"+p.Name()+"/task/"+t.Name()+"/stat", tid)
-				active = st.state == 'R' || st.state == 'D'
-			}
 		}
 	}
-	return out, active
+	return out
 }
