@@ -165,8 +165,6 @@ func checkIncludeRules(rules any) error {
 	return nil
 }
 
-// checkIncludeExclude implements OSWorld's check_include_exclude
-// (desktop_env/evaluators/metrics/general.py).
 // reprTail is v's repr, cut to its last n bytes (at a character's start)
 // after "...": where a text such as a terminal's grows, its end is what
 // a reader of a detail looks for.
@@ -182,6 +180,8 @@ func reprTail(v any, n int) string {
 	return "..." + s[i:]
 }
 
+// checkIncludeExclude implements OSWorld's check_include_exclude
+// (desktop_env/evaluators/metrics/general.py).
 func checkIncludeExclude(_ context.Context, result, expected any, _ map[string]any) (float64, string, error) {
 	if result == nil {
 		return 0, "no result", nil
