@@ -3,7 +3,9 @@ package metric
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/deskrun/deskrun/internal/py"
 )
@@ -257,4 +259,20 @@ func TestCheckLineNumber(t *testing.T) {
 		{"no file", "/nonexistent", jv(t, `{"expected": 0}`), nil, 0},
 		{"none", nil, jv(t, `{"expected": 0}`), nil, 0},
 	})
+}
+
+// TestReprTail: a missing include's detail shows the end of what was read
+// (a terminal's last lines), cut at a character's start.
+func TestReprTail(t *testing.T) {
+	if got := reprTail("short", 300); got != "'short'" {
+		t.Errorf("short: %q", got)
+	}
+	long := strings.Repeat("x", 400) + "é$ echo typed"
+	got := reprTail(long, 20)
+	if !strings.HasPrefix(got, "...") || !strings.HasSuffix(got, "é$ echo typed'") || !utf8.ValidString(got) {
+		t.Errorf("long: %q", got)
+	}
+	if got := reprTail(strings.Repeat("é", 50), 7); !utf8.ValidString(got) {
+		t.Errorf("cut inside a character: %q", got)
+	}
 }
