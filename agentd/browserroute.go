@@ -121,19 +121,11 @@ func processDisplay(pid int, own string) (string, bool) {
 				}
 			}
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-		if err != nil {
+		st, ok := readStat(pid)
+		if !ok {
 			return "", false
 		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(stat, ')')
-		f := strings.Fields(string(stat[i+1:]))
-		if i < 0 || len(f) < 2 {
-			return "", false
-		}
-		if pid, err = strconv.Atoi(f[1]); err != nil {
-			return "", false
-		}
+		pid = st.ppid
 	}
 	return "", false
 }

@@ -153,7 +153,8 @@ func BenchmarkA11y(b *testing.B) {
 // them after acting: before each, a letter is typed into the "Recipient"
 // field (found in l), and the list read must show the field's new text.
 func agentListReads(b *testing.B, s *session, l api.Accessibility, n int) ([]time.Duration, error) {
-	i := slices.IndexFunc(l.Elements, func(e api.Element) bool { return e.Role == "entry" && e.Name == "Recipient" })
+	recipient := func(e api.Element) bool { return e.Role == "entry" && e.Name == "Recipient" }
+	i := slices.IndexFunc(l.Elements, recipient)
 	if i < 0 {
 		return nil, fmt.Errorf("no Recipient entry in the list: %.2000s", l.List)
 	}
@@ -187,7 +188,7 @@ func agentListReads(b *testing.B, s *session, l api.Accessibility, n int) ([]tim
 			if err != nil {
 				return nil, err
 			}
-			j := slices.IndexFunc(got.Elements, func(e api.Element) bool { return e.Role == "entry" && e.Name == "Recipient" })
+			j := slices.IndexFunc(got.Elements, recipient)
 			if j >= 0 && strings.Contains(got.Elements[j].Value+got.List, text) {
 				out = append(out, took)
 				break
