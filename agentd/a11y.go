@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -295,9 +296,15 @@ func (s *Server) dropClient(c *atspi.Client, err error) {
 // applications' threads); each caller still waits at most until its own
 // context ends.
 func (s *Server) snapshot(ctx context.Context, app string, fresh bool, detail atspi.Detail, walk bool) (*atspi.Desktop, *atspi.Client, error) {
+	d, c, _, err := s.timedSnapshot(ctx, app, fresh, detail, walk)
+	return d, c, err
+}
+
+// timedSnapshot is snapshot with the time its read spent in each part.
+func (s *Server) timedSnapshot(ctx context.Context, app string, fresh bool, detail atspi.Detail, walk bool) (*atspi.Desktop, *atspi.Client, *phases, error) {
 	c, err := s.atspi(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	key := fmt.Sprintf("%q %v %d %v", app, fresh, detail, walk)
 	ch := s.treeReads.DoChan(key, func() (any, error) {
@@ -305,21 +312,79 @@ func (s *Server) snapshot(ctx context.Context, app string, fresh bool, detail at
 		defer s.a11yReads.Add(-1)
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
-		return s.read(rctx, c, app, fresh, detail, walk)
+		t := &phases{}
+		d, err := s.read(rctx, c, app, fresh, detail, walk, t)
+		return timedDesktop{d, t}, err
 	})
 	select {
 	case r := <-ch:
 		if r.Err != nil {
-			return nil, nil, r.Err
+			return nil, nil, nil, r.Err
 		}
-		return r.Val.(*atspi.Desktop), c, nil
+		v := r.Val.(timedDesktop)
+		return v.d, c, v.t, nil
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+		return nil, nil, nil, ctx.Err()
 	}
 }
 
+type timedDesktop struct {
+	d *atspi.Desktop
+	t *phases
+}
+
+// phases is the time a read of the trees spent in each of its parts, for
+// the Server-Timing header: "atspi" (the AT-SPI walk, browsers' pages
+// left out where DevTools reads them), "cdp" (the longest read of a
+// browser's tab list and a page's trees over DevTools, from its start
+// during the walk), "devtools" (the longest wait past the walk for a
+// page's answer) and "build" (turning the pages' answers into objects,
+// all pages); the handler adds "encode".
+type phases struct {
+	mu    sync.Mutex
+	names []string
+	durs  []time.Duration
+}
+
+// add adds d to the phase name.
+func (p *phases) add(name string, d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, n := range p.names {
+		if n == name {
+			p.durs[i] += d
+			return
+		}
+	}
+	p.names, p.durs = append(p.names, name), append(p.durs, d)
+}
+
+// atLeast raises the phase name to d.
+func (p *phases) atLeast(name string, d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, n := range p.names {
+		if n == name {
+			p.durs[i] = max(p.durs[i], d)
+			return
+		}
+	}
+	p.names, p.durs = append(p.names, name), append(p.durs, d)
+}
+
+// header is the phases as a Server-Timing header's value, in ms.
+func (p *phases) header() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	parts := make([]string, len(p.names))
+	for i, n := range p.names {
+		parts[i] = fmt.Sprintf("%s;dur=%.1f", n, float64(p.durs[i].Microseconds())/1000)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // read is one read of the trees (see snapshot).
-func (s *Server) read(ctx context.Context, c *atspi.Client, app string, fresh bool, detail atspi.Detail, walk bool) (*atspi.Desktop, error) {
+func (s *Server) read(ctx context.Context, c *atspi.Client, app string, fresh bool, detail atspi.Detail, walk bool, t *phases) (*atspi.Desktop, error) {
 	opt := atspi.SnapshotOptions{App: app, Fresh: fresh, Detail: detail}
 	var pages map[int]*pageFetch
 	if !walk {
@@ -336,19 +401,21 @@ func (s *Server) read(ctx context.Context, c *atspi.Client, app string, fresh bo
 				mu.Lock()
 				defer mu.Unlock()
 				if pages[a.PID] == nil {
-					pages[a.PID] = s.prefetch(ctx, b)
+					pages[a.PID] = s.prefetch(ctx, b, t)
 				}
 				return true
 			}
 		}
 	}
+	t0 := time.Now()
 	d, err := c.Snapshot(ctx, opt)
 	if err != nil {
 		s.dropClient(c, err)
 		return nil, errdefs.ErrUnavailable.WithMessage(err.Error())
 	}
+	t.add("atspi", time.Since(t0))
 	if opt.Stub != nil {
-		d = s.fillPages(ctx, c, d, pages, detail)
+		d = s.fillPages(ctx, c, d, pages, detail, t)
 	}
 	return d, nil
 }
@@ -398,22 +465,36 @@ func (s *Server) accessibility(c echo.Context) error {
 		return err
 	}
 	s.settleAfterInput(c.Request().Context())
-	d, _, err := s.snapshot(c.Request().Context(), c.QueryParam("app"), c.QueryParam("fresh") == "true", detail, walk)
+	d, _, t, err := s.timedSnapshot(c.Request().Context(), c.QueryParam("app"), c.QueryParam("fresh") == "true", detail, walk)
 	if err != nil {
 		return err
 	}
 	if d.Partial {
 		c.Response().Header().Set("X-Deskrun-Partial", "true")
 	}
+	t0 := time.Now()
+	var body []byte
+	ctype := echo.MIMEApplicationJSON
 	switch format {
 	case api.A11yXML:
-		return c.Blob(http.StatusOK, "application/xml; charset=utf-8", []byte(d.XML()))
+		body, ctype = []byte(d.XML()), "application/xml; charset=utf-8"
 	case api.A11yList:
 		w, h := s.screenSize()
 		els := d.Elements(w, h)
-		return c.JSON(http.StatusOK, api.Accessibility{Elements: toAPI(els), List: atspi.List(els), Partial: d.Partial, Took: d.Took})
+		body, err = json.Marshal(api.Accessibility{Elements: toAPI(els), List: atspi.List(els), Partial: d.Partial, Took: d.Took})
+	default:
+		body, err = json.Marshal(api.Accessibility{Tree: d, Partial: d.Partial, Took: d.Took})
 	}
-	return c.JSON(http.StatusOK, api.Accessibility{Tree: d, Partial: d.Partial, Took: d.Took})
+	if err != nil {
+		return err
+	}
+	// the parts of the read, and the encoding of this answer
+	timing := fmt.Sprintf("encode;dur=%.1f", float64(time.Since(t0).Microseconds())/1000)
+	if h := t.header(); h != "" {
+		timing = h + ", " + timing
+	}
+	c.Response().Header().Set("Server-Timing", timing)
+	return c.Blob(http.StatusOK, ctype, body)
 }
 
 func (s *Server) screenSize() (int, int) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,8 +242,89 @@ func TestDevToolsMatchesATSPI(t *testing.T) {
 				t.Error(d)
 			}
 			t.Logf("AT-SPI walk %s, DevTools %s; allowed differences: %v", took[0], took[1], used)
+			// the answer names where its time went
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.Addr()+"/v1/accessibility?format=xml&app=chromium&fresh=true", nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			st := resp.Header.Get("Server-Timing")
+			for _, part := range []string{"atspi;dur=", "cdp;dur=", "devtools;dur=", "build;dur=", "encode;dur="} {
+				if !strings.Contains(st, part) {
+					t.Errorf("Server-Timing %q has no %s", st, part)
+				}
+			}
+			t.Logf("Server-Timing: %s", st)
 		})
 	}
 }
 
 func ptr(i int) *int { return &i }
+
+// TestListWalkSkipsUnseen checks that the element list's walk, which
+// leaves out what is below an object not showing, lists exactly what the
+// whole walk lists, on a page longer than the screen read through
+// AT-SPI: the same elements, from far fewer objects.
+func TestListWalkSkipsUnseen(t *testing.T) {
+	needX(t)
+	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
+	os.Unsetenv("AT_SPI_BUS_ADDRESS")
+	s, c := start(t)
+	ctx := context.Background()
+	var page strings.Builder
+	page.WriteString(`<html><head><title>Long Page</title></head><body><h1>Long</h1>`)
+	for i := range 230 {
+		fmt.Fprintf(&page, `<p><a href="#%d">link %d</a> <input aria-label="field %d" value="v%d"></p>`, i, i, i, i)
+	}
+	page.WriteString(`</body></html>`)
+	startChromium(t, c, page.String(), 0, `"field 3"`)
+	count := func(d *atspi.Desktop) int {
+		n := 0
+		var walk func(*atspi.Node)
+		walk = func(x *atspi.Node) {
+			n++
+			for _, k := range x.Children {
+				walk(k)
+			}
+		}
+		for _, a := range d.Apps {
+			walk(a)
+		}
+		return n
+	}
+	key := func(e atspi.Element) string { return fmt.Sprintf("%s %q %v %v", e.Role, e.Name, e.Bounds, e.States) }
+	var diff string
+	for try := 0; try < 5; try++ {
+		time.Sleep(500 * time.Millisecond)
+		all, _, err := s.snapshot(ctx, "chromium", true, atspi.DetailXML, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, _, err := s.snapshot(ctx, "chromium", true, atspi.DetailList, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all.Partial || list.Partial {
+			continue
+		}
+		var a, l []string
+		for _, e := range all.Elements(1280, 800) {
+			a = append(a, key(e))
+		}
+		for _, e := range list.Elements(1280, 800) {
+			l = append(l, key(e))
+		}
+		na, nl := count(all), count(list)
+		if slices.Equal(a, l) {
+			t.Logf("%d elements from %d objects (the whole walk: %d)", len(l), nl, na)
+			if len(l) < 10 || nl*2 > na {
+				t.Errorf("the list's walk read %d objects of %d for %d elements: it does not leave out what is not showing", nl, na, len(l))
+			}
+			return
+		}
+		diff = fmt.Sprintf("whole walk:\n%s\nlist walk:\n%s", strings.Join(a, "\n"), strings.Join(l, "\n"))
+	}
+	t.Fatalf("the lists differ (or every walk was partial): %s", diff)
+}

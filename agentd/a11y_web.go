@@ -116,20 +116,22 @@ type pageRead struct {
 
 const maxPrefetch = 4
 
-func (s *Server) prefetch(ctx context.Context, b *browser.Browser) *pageFetch {
+func (s *Server) prefetch(ctx context.Context, b *browser.Browser, t *phases) *pageFetch {
 	f := &pageFetch{b: b, done: make(chan struct{}), reads: map[target.ID]*pageRead{}}
+	start := time.Now()
 	go func() {
 		defer close(f.done)
 		f.tabs, f.err = b.PageTargets(ctx)
-		for i, t := range f.tabs {
+		for i, tab := range f.tabs {
 			if i >= maxPrefetch {
 				break
 			}
 			r := &pageRead{done: make(chan struct{})}
-			f.reads[t.ID] = r
+			f.reads[tab.ID] = r
 			go func() {
 				defer close(r.done)
-				r.p, r.err = s.pageTree(ctx, b, t.ID)
+				r.p, r.err = s.pageTree(ctx, b, tab.ID)
+				t.atLeast("cdp", time.Since(start))
 			}()
 		}
 	}()
@@ -153,7 +155,8 @@ func (f *pageFetch) read(ctx context.Context, s *Server, id target.ID) (*webax.P
 // place: from DevTools where the tab is found, else from AT-SPI. The
 // snapshot's nodes may be shared with the client's cache, so the nodes on
 // the way to a stub are copied, never changed.
-func (s *Server) fillPages(ctx context.Context, c *atspi.Client, d *atspi.Desktop, pages map[int]*pageFetch, detail atspi.Detail) *atspi.Desktop {
+func (s *Server) fillPages(ctx context.Context, c *atspi.Client, d *atspi.Desktop, pages map[int]*pageFetch, detail atspi.Detail, t *phases) *atspi.Desktop {
+	start := time.Now()
 	out := *d
 	out.Apps = make([]*atspi.Node, len(d.Apps))
 	var wg sync.WaitGroup
@@ -172,7 +175,7 @@ func (s *Server) fillPages(ctx context.Context, c *atspi.Client, d *atspi.Deskto
 				n := *doc
 				n.Stub = false
 				if f.err == nil && ctx.Err() == nil {
-					if kids, ok := s.pageObjects(ctx, f, a.PID, doc, detail); ok {
+					if kids, ok := s.pageObjects(ctx, f, a.PID, doc, detail, start, t); ok {
 						n.Children = kids
 						return &n
 					}
@@ -215,12 +218,12 @@ func graft(n *atspi.Node, fill func(*atspi.Node) *atspi.Node) *atspi.Node {
 
 // pageObjects reads the content of the tab whose document doc is (matched
 // by its title; of equal titles, the visible one) over DevTools.
-func (s *Server) pageObjects(ctx context.Context, f *pageFetch, pid int, doc *atspi.Node, detail atspi.Detail) ([]*atspi.Node, bool) {
+func (s *Server) pageObjects(ctx context.Context, f *pageFetch, pid int, doc *atspi.Node, detail atspi.Detail, since time.Time, t *phases) ([]*atspi.Node, bool) {
 	b := f.b
 	var cands []browser.PageTarget
-	for _, t := range f.tabs {
-		if t.Title == doc.Name || doc.Name == "" && t.Title == t.URL {
-			cands = append(cands, t)
+	for _, tab := range f.tabs {
+		if tab.Title == doc.Name || doc.Name == "" && tab.Title == tab.URL {
+			cands = append(cands, tab)
 		}
 	}
 	if len(cands) == 0 {
@@ -228,9 +231,9 @@ func (s *Server) pageObjects(ctx context.Context, f *pageFetch, pid int, doc *at
 	}
 	if len(cands) > 1 {
 		var vis []browser.PageTarget
-		for _, t := range cands {
-			if v, err := b.Visible(ctx, t.ID); err == nil && v {
-				vis = append(vis, t)
+		for _, tab := range cands {
+			if v, err := b.Visible(ctx, tab.ID); err == nil && v {
+				vis = append(vis, tab)
 			}
 		}
 		if len(vis) != 1 {
@@ -238,12 +241,15 @@ func (s *Server) pageObjects(ctx context.Context, f *pageFetch, pid int, doc *at
 		}
 		cands = vis
 	}
-	t := cands[0]
-	p, err := f.read(ctx, s, t.ID)
+	tab := cands[0]
+	p, err := f.read(ctx, s, tab.ID)
 	if err != nil {
 		return nil, false
 	}
-	return webax.Build(p, webax.Options{Origin: doc.Bounds, IDPrefix: fmt.Sprintf("%s%d/%s/", webIDPrefix, pid, t.ID), Detail: detail}), true
+	t.atLeast("devtools", time.Since(since))
+	t0 := time.Now()
+	defer func() { t.add("build", time.Since(t0)) }()
+	return webax.Build(p, webax.Options{Origin: doc.Bounds, IDPrefix: fmt.Sprintf("%s%d/%s/", webIDPrefix, pid, tab.ID), Detail: detail}), true
 }
 
 // pageTree reads a tab, concurrent reads of one tab sharing one read.

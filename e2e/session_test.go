@@ -46,6 +46,30 @@ func (s *session) do(ctx context.Context, method, path string, body io.Reader, o
 	return s.doType(ctx, method, path, "application/json", body, out)
 }
 
+// get answers a GET's headers and body.
+func (s *session) get(ctx context.Context, path string) (http.Header, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base+path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	resp, err := s.hc.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		return resp.Header, data, &httpError{Status: resp.StatusCode, Body: string(data)}
+	}
+	return resp.Header, data, nil
+}
+
 func (s *session) doType(ctx context.Context, method, path, contentType string, body io.Reader, out any) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, s.base+path, body)
 	if err != nil {

@@ -212,6 +212,9 @@ func (b *cacheBuild) node(r Ref, depth int, flag string) *Node {
 	if flag == "" && n.Role == "document spreadsheet" {
 		flag = "calc"
 	}
+	if b.w.unseen(n) {
+		return n
+	}
 	if b.w.stub && n.Role == "document web" {
 		n.Stub = true
 		return n
