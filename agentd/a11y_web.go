@@ -122,6 +122,7 @@ func (s *Server) prefetch(ctx context.Context, b *browser.Browser, t *phases) *p
 	go func() {
 		defer close(f.done)
 		f.tabs, f.err = b.PageTargets(ctx)
+		t.atLeast("cdp-tabs", time.Since(start))
 		for i, tab := range f.tabs {
 			if i >= maxPrefetch {
 				break
@@ -132,6 +133,10 @@ func (s *Server) prefetch(ctx context.Context, b *browser.Browser, t *phases) *p
 				defer close(r.done)
 				r.p, r.err = s.pageTree(ctx, b, tab.ID)
 				t.atLeast("cdp", time.Since(start))
+				if r.err == nil {
+					t.atLeast("cdp-ax", r.p.AXTook)
+					t.atLeast("cdp-snapshot", r.p.SnapshotTook)
+				}
 			}()
 		}
 	}()

@@ -190,10 +190,15 @@ func (b *Browser) PageTree(ctx context.Context, id target.ID) (*webax.Page, erro
 		var ax accessibility.GetFullAXTreeResult
 		var snap domsnapshot.CaptureSnapshotResult
 		var scale runtime.EvaluateResult
-		wg.Go(func() { ax, axErr = cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{}) })
+		t0 := time.Now()
+		wg.Go(func() {
+			ax, axErr = cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+			p.AXTook = time.Since(t0)
+		})
 		wg.Go(func() {
 			yes := true
 			snap, snapErr = cdp.Call(ctx, t, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{ComputedStyles: webax.Styles, IncludeDOMRects: &yes})
+			p.SnapshotTook = time.Since(t0)
 		})
 		wg.Go(func() {
 			yes := true

@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -48,6 +49,10 @@ type Page struct {
 	Snapshot *domsnapshot.CaptureSnapshotResult
 	// Scale is the device pixels per CSS pixel (window.devicePixelRatio).
 	Scale float64
+	// AXTook and SnapshotTook are how long the main frame's
+	// getFullAXTree and the captureSnapshot took to answer (sent at
+	// once).
+	AXTook, SnapshotTook time.Duration
 }
 
 // Styles are the computed styles a Page's snapshot must carry, in order.
