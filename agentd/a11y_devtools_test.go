@@ -147,6 +147,18 @@ func document(d *atspi.Desktop) *atspi.Node {
 	return found
 }
 
+// linksAndFields is a page of n paragraphs of a link and a field, longer
+// than the screen.
+func linksAndFields(n int) string {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Links and Fields</title></head><body><h1>Bench</h1>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<p><a href="#%d">link %d</a> <input aria-label="field %d" value="v%d"></p>`, i, i, i, i)
+	}
+	b.WriteString(`</body></html>`)
+	return b.String()
+}
+
 // TestDevToolsMatchesATSPI reads real pages (a form with a label-wrapped
 // field, a select, a table, an iframe and shadow DOM; a long article with
 // landmarks, lists, tabs, a list box, a radio group, a progress bar,
@@ -164,12 +176,6 @@ func TestDevToolsMatchesATSPI(t *testing.T) {
 	os.Unsetenv("AT_SPI_BUS_ADDRESS")
 	s, c := start(t)
 	ctx := context.Background()
-	var bench strings.Builder
-	bench.WriteString(`<html><head><title>Links and Fields</title></head><body><h1>Bench</h1>`)
-	for i := range 230 {
-		fmt.Fprintf(&bench, `<p><a href="#%d">link %d</a> <input aria-label="field %d" value="v%d"></p>`, i, i, i, i)
-	}
-	bench.WriteString(`</body></html>`)
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join("testdata", "pages", name))
 		if err != nil {
@@ -184,7 +190,7 @@ func TestDevToolsMatchesATSPI(t *testing.T) {
 	}{
 		{"form", read("form.html"), `"Shadow Btn"`, false},
 		{"article", read("article.html"), `"Home"`, true},
-		{"links and fields", bench.String(), `"field 3"`, false},
+		{"links and fields", linksAndFields(230), `"field 3"`, false},
 		{"widgets", read("widgets.html"), `"Bold"`, false},
 	} {
 		t.Run(p.name, func(t *testing.T) {
@@ -273,13 +279,7 @@ func TestListWalkSkipsUnseen(t *testing.T) {
 	os.Unsetenv("AT_SPI_BUS_ADDRESS")
 	s, c := start(t)
 	ctx := context.Background()
-	var page strings.Builder
-	page.WriteString(`<html><head><title>Long Page</title></head><body><h1>Long</h1>`)
-	for i := range 230 {
-		fmt.Fprintf(&page, `<p><a href="#%d">link %d</a> <input aria-label="field %d" value="v%d"></p>`, i, i, i, i)
-	}
-	page.WriteString(`</body></html>`)
-	startChromium(t, c, page.String(), 0, `"field 3"`)
+	startChromium(t, c, linksAndFields(230), 0, `"field 3"`)
 	count := func(d *atspi.Desktop) int {
 		n := 0
 		var walk func(*atspi.Node)
