@@ -337,11 +337,11 @@ type timedDesktop struct {
 // the Server-Timing header: "atspi" (the AT-SPI walk, browsers' pages
 // left out where DevTools reads them), "cdp" (the longest read of a
 // browser's tab list and a page's trees over DevTools, from its start
-// during the walk; "cdp-tabs" the tab list, "cdp-ax" and
-// "cdp-snapshot" the two calls of the longest page), "devtools" (the
-// longest wait past the walk for a
-// page's answer) and "build" (turning the pages' answers into objects,
-// all pages); the handler adds "encode".
+// during the walk), "cdp-tabs" (the tab list), "cdp-ax" and
+// "cdp-snapshot" (the longest getFullAXTree and captureSnapshot),
+// "devtools" (the longest wait past the walk for a page's answer) and
+// "build" (turning the pages' answers into objects, all pages); the
+// handler adds "encode".
 type phases struct {
 	mu    sync.Mutex
 	names []string
