@@ -67,7 +67,8 @@ unit:
 # sandbox under gVisor (runsc) beside runc where the engine has it, and on
 # the osworld image its cold start, OSWorld's reset, the density of
 # sandboxes with LibreOffice Calc open and the accessibility trees
-# (BenchmarkA11y: the page both ways, Calc's whole tree).
+# (BenchmarkA11y: the page both ways, uncached and as an agent reads it
+# after typing, with agentd's Server-Timing parts; Calc's whole tree).
 bench: deps build
 	$(GO) run -tags bench ./bench
 	$(GO) test -run '^$$' -bench Suite -benchtime 1x ./runner/farm/
