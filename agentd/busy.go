@@ -120,6 +120,22 @@ func onDisplay(pid int, display string) bool {
 	return true
 }
 
+// shownOn reports whether the process pid has the desktop's display in
+// its environment (the desktop's programs; in a container, the ones
+// started after the X server).
+func shownOn(pid int, display string) bool {
+	env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
+	if err != nil {
+		return false
+	}
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte("DISPLAY=")); ok {
+			return sameDisplay(string(v), display)
+		}
+	}
+	return false
+}
+
 func sameDisplay(a, b string) bool {
 	norm := func(d string) string {
 		if i := strings.LastIndexByte(d, ':'); i >= 0 {

@@ -333,6 +333,18 @@ func waitIdle(ctx context.Context, conn *x11.Conn, display string, a api.Action)
 		timeoutMS = api.DefaultSettleTimeoutMS
 	}
 	quiet, timeout := time.Duration(a.MS)*time.Millisecond, time.Duration(timeoutMS)*time.Millisecond
+	if a.Processes {
+		started := time.Now()
+		_, ok := waitStartQuiet(ctx.Done(), func(pid int) bool { return notSelf(pid) && shownOn(pid, display) }, timeout)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !ok {
+			no := false
+			return &no, nil
+		}
+		timeout = max(0, timeout-time.Since(started))
+	}
 	if a.Commands {
 		ok, err := waitCommands(ctx, conn, display, quiet, time.Now().Add(max(timeout, quiet)))
 		if ctx.Err() != nil {

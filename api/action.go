@@ -70,6 +70,12 @@ type Action struct {
 	// into a terminal of the desktop is still running (its shell has a
 	// child), and the screen was quiet for ms after the last one ended.
 	Commands bool `json:"commands,omitempty"`
+	// Processes makes a wait_idle action first wait until the desktop's
+	// programs have taken in what they were given: over half a second,
+	// the time their threads ran plus the time they waited to run is
+	// under a quarter of it. A program still working through keys on a
+	// loaded host waits its turn for the processor, and that counts.
+	Processes bool `json:"processes,omitempty"`
 }
 
 // Int returns a pointer to v, for Action.X and Action.Y literals.
@@ -377,7 +383,7 @@ func (a Action) Validate(screen Screen, knownKey func(string) bool) error {
 			return invalid("ms: %d out of range 0..%d", a.MS, MaxWaitMS)
 		}
 	case ActionWaitIdle:
-		allowed = fields("ms", "timeout_ms", "commands")
+		allowed = fields("ms", "timeout_ms", "commands", "processes")
 		if a.MS <= 0 || a.MS > MaxSettleMS {
 			return invalid("ms: %d out of range 1..%d (the quiet period)", a.MS, MaxSettleMS)
 		}
@@ -424,9 +430,9 @@ func (a Action) onlyFields(allowed map[string]bool) error {
 		"x": a.X != nil, "y": a.Y != nil, "button": a.Button != "", "count": a.Count != 0,
 		"key": a.Key != "", "keys": a.Keys != nil, "repeat": a.Repeat != 0, "text": a.Text != "",
 		"dx": a.DX != 0, "dy": a.DY != 0, "path": a.Path != nil, "ms": a.MS != 0,
-		"timeout_ms": a.TimeoutMS != 0, "commands": a.Commands,
+		"timeout_ms": a.TimeoutMS != 0, "commands": a.Commands, "processes": a.Processes,
 	}
-	for _, name := range []string{"x", "y", "button", "count", "key", "keys", "repeat", "text", "dx", "dy", "path", "ms", "timeout_ms", "commands"} {
+	for _, name := range []string{"x", "y", "button", "count", "key", "keys", "repeat", "text", "dx", "dy", "path", "ms", "timeout_ms", "commands", "processes"} {
 		if set[name] && !allowed[name] {
 			return invalid("%s: not a field of %q actions", name, a.Type)
 		}

@@ -3,9 +3,13 @@
 package e2e
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,4 +195,72 @@ func evalOSWorld(t *testing.T, tasks map[string]string, parallel int) ([]osworld
 		rs = append(rs, r)
 	}
 	return rs, out
+}
+
+// minimalODT is a text document of one paragraph, as LibreOffice reads it:
+// the stored mimetype first, the manifest, the content.
+func minimalODT(t *testing.T, text string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	for _, f := range []struct{ name, body string }{
+		{"mimetype", "application/vnd.oasis.opendocument.text"},
+		{"META-INF/manifest.xml", `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">` +
+			`<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>` +
+			`<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`},
+		{"content.xml", `<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ` +
+			`xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:text><text:p>` + text + `</text:p></office:text></office:body></office:document-content>`},
+	} {
+		method := zip.Deflate
+		if f.name == "mimetype" {
+			method = zip.Store
+		}
+		w, err := z.CreateHeader(&zip.FileHeader{Name: f.name, Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, f.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestOSWorldSavePostconfigUnderLoad: OSWorld-format tasks that open a
+// document in LibreOffice Writer at setup and whose grading saves it by
+// keyboard with OSWorld's own steps and fixed waits (activate_window by
+// its title, 0.5 s, then pyautogui: type, Ctrl+S, 0.5 s), graded on the
+// saved file, score the same at --parallel 8 on this host as at
+// --parallel 1: all 1.
+func TestOSWorldSavePostconfigUnderLoad(t *testing.T) {
+	engine(t, osworldImage)
+	odt := base64.StdEncoding.EncodeToString(minimalODT(t, "start"))
+	tasks := map[string]string{}
+	for i := range 8 {
+		id := fmt.Sprintf("writer-saved-%d", i)
+		tasks[id] = fmt.Sprintf(`{"id": %q, "instruction": "Nothing to do.",
+		  "config": [{"type": "execute", "parameters": {"command": ["python", "-c", "import base64; open('/home/user/notes.odt', 'wb').write(base64.b64decode('%s'))"]}},
+		      {"type": "open", "parameters": {"path": "/home/user/notes.odt"}}],
+		  "evaluator": {"postconfig": [{"type": "activate_window", "parameters": {"window_name": "notes.odt - LibreOffice Writer", "strict": true}},
+		      {"type": "sleep", "parameters": {"seconds": 0.5}},
+		      {"type": "execute", "parameters": {"command": ["python", "-c", "import pyautogui; import time; pyautogui.write(' saved-%d'); pyautogui.hotkey('ctrl', 's'); time.sleep(0.5);"]}}],
+		    "func": "check_include_exclude", "result": {"type": "vm_command_line", "command": "unzip -p /home/user/notes.odt content.xml", "shell": true},
+		    "expected": {"type": "rule", "rules": {"include": ["saved-%d"], "exclude": []}}}}`, id, odt, i*7, i*7)
+	}
+	for _, parallel := range []int{1, 8} {
+		t.Run(fmt.Sprintf("parallel %d", parallel), func(t *testing.T) {
+			rs, _ := evalOSWorld(t, tasks, parallel)
+			if len(rs) != len(tasks) {
+				t.Errorf("%d results, want %d", len(rs), len(tasks))
+			}
+			for _, r := range rs {
+				if r.Score != 1 {
+					t.Errorf("%s: %s, score %v: %s%s", r.ID, r.Status, r.Score, r.Detail, r.Error)
+				}
+			}
+		})
+	}
 }

@@ -159,14 +159,18 @@ func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) 
 	}
 	progress(api.PhaseGrading, ep.step)
 	// Before grading: the settle after the agent's last step that drove
-	// the desktop waited for its commands and the screen; where that ran
-	// out of time, grading waits longer (a build typed last, say).
-	if ep.unsettled {
+	// the desktop waited for its commands and the screen; grading also
+	// waits for the desktop's programs to have taken in the agent's input
+	// (a program starved of the processor on a loaded host draws nothing
+	// while it works through the keys: the screen looks settled before
+	// Ctrl+S has saved the file), and waits longer where the settle ran
+	// out of time (a build typed last, say).
+	if ep.unsettled || ep.drove {
 		d := ep.f.cfg.Settle
 		if d > 0 && ep.f.cfg.Quiet > 0 {
 			d = max(d, 3*time.Second)
 		}
-		if _, err := ep.settleFor(tctx, ep.f.cfg.Quiet, d); err != nil {
+		if _, err := ep.settleFor(tctx, ep.f.cfg.Quiet, d, true); err != nil {
 			return fail(StatusInfraError, "settle", err), teardown
 		}
 	}
@@ -212,6 +216,8 @@ type episode struct {
 	// unsettled is true when the settle after the last step that drove
 	// the desktop ran out of time: grading waits longer for it.
 	unsettled bool
+	// drove is true once a step of the agent has driven the desktop.
+	drove bool
 }
 
 // offScreen are the tools that run to their end without driving the
@@ -339,6 +345,7 @@ func (ep *episode) run(ctx context.Context) error {
 			calls = calls[:len(calls)-1]
 		}
 		if slices.ContainsFunc(calls, func(c task.Call) bool { return drivesDesktop(c.Dialect, resp.Dialect, c.Tool) }) {
+			ep.drove = true
 			settled, err := ep.settle(ctx)
 			if err != nil {
 				ep.status, ep.what = StatusInfraError, "settle"
@@ -360,19 +367,20 @@ func (ep *episode) run(ctx context.Context) error {
 // a terminal still runs, at most cfg.Settle, or the fixed cfg.Settle when
 // Quiet is negative.
 func (ep *episode) settle(ctx context.Context) (bool, error) {
-	return ep.settleFor(ctx, ep.f.cfg.Quiet, ep.f.cfg.Settle)
+	return ep.settleFor(ctx, ep.f.cfg.Quiet, ep.f.cfg.Settle, false)
 }
 
 // settleLonger is the settle after a setup that started programs, whose
 // windows may not draw at once (a quiet screen while an application
-// loads is not a settled one): a quiet time of at least half a second,
-// within at least three seconds. With fixed pauses it is the same pause.
+// loads is not a settled one): the programs quiet, then a quiet screen
+// of at least half a second, within at least three seconds. With fixed
+// pauses it is the same pause.
 func (ep *episode) settleLonger(ctx context.Context) (bool, error) {
 	q, d := ep.f.cfg.Quiet, ep.f.cfg.Settle
 	if q > 0 && d > 0 {
 		q, d = max(q, 500*time.Millisecond), max(d, 3*time.Second)
 	}
-	return ep.settleFor(ctx, q, d)
+	return ep.settleFor(ctx, q, d, true)
 }
 
 // startsWindows reports whether t's setup starts programs that may open
@@ -389,16 +397,18 @@ func startsWindows(t *task.Task) bool {
 }
 
 // settleFor waits until no command typed into a terminal runs and the
-// screen was quiet for quiet, at most deadline, and reports whether that
-// happened; with a quiet of zero or less it pauses for deadline.
-func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration) (bool, error) {
+// screen was quiet for quiet (first, with processes, until the desktop's
+// programs are quiet: wait_idle's processes), at most deadline, and
+// reports whether that happened; with a quiet of zero or less it pauses
+// for deadline.
+func (ep *episode) settleFor(ctx context.Context, quiet, deadline time.Duration, processes bool) (bool, error) {
 	if deadline <= 0 {
 		return true, nil
 	}
 	began := time.Now()
 	defer func() { ep.o.SettleMS += since(began) }()
 	if q := quiet; q > 0 {
-		res, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds()), Commands: true}})
+		res, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: max(1, int(q.Milliseconds())), TimeoutMS: int(deadline.Milliseconds()), Commands: true, Processes: processes}})
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/runner/task/metric"
@@ -63,6 +64,11 @@ func Evaluate(ctx context.Context, sb Sandbox, t *Task, opts EvalOptions) (Resul
 	ev := t.Evaluator
 	if err := r.steps(ctx, ev.Postconfig, "evaluator.postconfig"); err != nil {
 		return Result{}, fmt.Errorf("evaluate task %q: %w", t.ID, err)
+	}
+	if len(ev.Postconfig) > 0 {
+		if err := settleAfterPostconfig(ctx, sb); err != nil {
+			return Result{}, fmt.Errorf("evaluate task %q: settle after evaluator.postconfig: %w", t.ID, err)
+		}
 	}
 	failed := opts.LastAction == ActionFail
 	if ev.Infeasible() {
@@ -199,4 +205,41 @@ func (s metricSandbox) WriteFile(ctx context.Context, path string, data []byte) 
 
 func (s metricSandbox) Exec(ctx context.Context, argv []string, stdin string) (api.ExecResult, error) {
 	return s.r.exec(ctx, argv, false, 0, stdin)
+}
+
+// Waiter is implemented by sandboxes that can wait for their desktop to
+// settle (a runner session: a wait_idle action).
+type Waiter interface {
+	Input(ctx context.Context, actions []api.Action) (api.InputResult, error)
+}
+
+// Postconfig's settle: at most postconfigSettle for the desktop's
+// programs to take in what the postconfig gave them (wait_idle with
+// processes), then for no command typed into a terminal to run and the
+// screen to be quiet for postconfigQuiet.
+const (
+	postconfigSettle = 10 * time.Second
+	postconfigQuiet  = 200 * time.Millisecond
+)
+
+// settleAfterPostconfig waits, where sb can, until the desktop has
+// reacted to the postconfig before the getters read it. OSWorld's
+// postconfigs drive programs by keyboard with fixed waits made for its
+// VM (activate a window, 0.5 s, Ctrl+S, 0.5 s); on a loaded host the
+// program may still be working through the keys when those waits end,
+// and the getter would read the file before it was saved. The wait ends
+// as soon as the programs are quiet: on an idle desktop within about
+// half a second.
+func settleAfterPostconfig(ctx context.Context, sb Sandbox) error {
+	w, ok := sb.(Waiter)
+	if !ok {
+		return nil
+	}
+	_, err := w.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: int(postconfigQuiet.Milliseconds()),
+		TimeoutMS: int(postconfigSettle.Milliseconds()), Commands: true, Processes: true}})
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	// an agentd that cannot wait (an older image) leaves grading as it was
+	return nil
 }
