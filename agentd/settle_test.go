@@ -3,6 +3,7 @@ package agentd
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/draw"
 	"os"
@@ -229,5 +230,64 @@ func TestWaitIdleForCommands(t *testing.T) {
 	}
 	if _, err := c.Input(ctx, []api.Action{{Type: api.ActionWait, MS: 10, Commands: true}}); err == nil || !strings.Contains(err.Error(), "commands") {
 		t.Errorf("commands on a wait action: %v, want an error naming commands", err)
+	}
+}
+
+// TestWaitIdleForProcesses starts a program on the desktop that works
+// the processor for 1.5 s, drawing nothing, then writes a file: a
+// wait_idle with processes returns after the file is there (a plain
+// wait_idle returns at once, the screen being quiet), and one whose
+// timeout comes first answers settled=false.
+func TestWaitIdleForProcesses(t *testing.T) {
+	s, c := start(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	spin := func(secs float64, file string) {
+		t.Helper()
+		script := fmt.Sprintf("import time\nt = time.time()\nwhile time.time() - t < %g: pass\nopen(%q, 'w').write('ok')\n", secs, file)
+		cmd := exec.Command("python3", "-c", script)
+		cmd.Env = append(os.Environ(), "DISPLAY="+s.Display())
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	}
+	wait := func(processes bool, timeoutMS int) api.ActionResult {
+		t.Helper()
+		res, err := c.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: 100, TimeoutMS: timeoutMS, Processes: processes}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Results[0]
+	}
+
+	plain := dir + "/plain"
+	spin(1.5, plain)
+	if r := wait(false, 5000); r.Settled == nil || !*r.Settled {
+		t.Fatalf("plain wait_idle: %+v", r)
+	}
+	if _, err := os.Stat(plain); err == nil {
+		t.Fatal("a plain wait_idle waited for the program; the test shows nothing")
+	}
+	done := dir + "/done"
+	spin(1.5, done)
+	r := wait(true, 10000)
+	if r.Settled == nil || !*r.Settled {
+		t.Fatalf("wait_idle with processes: %+v, want settled", r)
+	}
+	if b, err := os.ReadFile(done); err != nil || string(b) != "ok" {
+		t.Fatalf("after wait_idle with processes the program's file is %q, %v", b, err)
+	}
+	if r.Micros < 1_000_000 {
+		t.Errorf("wait_idle with processes took %d µs, want about 1.5 s", r.Micros)
+	}
+
+	spin(5, dir+"/late")
+	if r := wait(true, 800); r.Settled == nil || *r.Settled || r.Micros < 800_000 {
+		t.Fatalf("with a program at work: %+v, want settled=false after 800 ms", r)
+	}
+	if _, err := c.Input(ctx, []api.Action{{Type: api.ActionWait, MS: 10, Processes: true}}); err == nil || !strings.Contains(err.Error(), "processes") {
+		t.Errorf("processes on a wait action: %v, want an error naming processes", err)
 	}
 }
