@@ -108,32 +108,31 @@ func readStat(pid int) (proc, bool) {
 // ":1.0" are the same display) or names none. A process agentd may not
 // read (another user's) is not on display.
 func onDisplay(pid int, display string) bool {
-	env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
-	if err != nil {
-		return false
-	}
-	for _, kv := range bytes.Split(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, []byte("DISPLAY=")); ok {
-			return sameDisplay(string(v), display)
-		}
-	}
-	return true
+	d, named, ok := displayOf(pid)
+	return ok && (!named || sameDisplay(d, display))
 }
 
 // shownOn reports whether the process pid has the desktop's display in
 // its environment (the desktop's programs; in a container, the ones
 // started after the X server).
 func shownOn(pid int, display string) bool {
+	d, named, ok := displayOf(pid)
+	return ok && named && sameDisplay(d, display)
+}
+
+// displayOf reads DISPLAY from pid's environment: named says whether it
+// is there, ok whether the environment could be read.
+func displayOf(pid int) (display string, named, ok bool) {
 	env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
 	if err != nil {
-		return false
+		return "", false, false
 	}
 	for _, kv := range bytes.Split(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, []byte("DISPLAY=")); ok {
-			return sameDisplay(string(v), display)
+		if v, found := bytes.CutPrefix(kv, []byte("DISPLAY=")); found {
+			return string(v), true, true
 		}
 	}
-	return false
+	return "", false, true
 }
 
 func sameDisplay(a, b string) bool {
