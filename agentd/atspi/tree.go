@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -338,7 +339,10 @@ func (c *Client) app(ctx context.Context, a *Node, fresh bool, detail Detail, st
 	if stub {
 		// kept only when nothing it holds changed while it was read
 		e.objs, e.frames = objPaths(n, map[string]bool{}), frames
-		if c.stop(a.Ref.Bus, rec, e.objs) || framesErr != nil {
+		// A tree with subtrees left out is not kept: what shows in them
+		// later (a page's document once loaded) may send its events from
+		// objects the tree does not hold, which would not drop it.
+		if c.stop(a.Ref.Bus, rec, e.objs) || framesErr != nil || w.pruned.Load() {
 			keep = false
 		}
 	}
@@ -408,6 +412,8 @@ type walker struct {
 	detail Detail
 	// stub reads "document web" objects without their subtrees
 	stub bool
+	// pruned is set once the walk has left out a subtree (unseen)
+	pruned atomic.Bool
 
 	mu       sync.Mutex
 	timedOut bool
@@ -495,7 +501,11 @@ func (w *walker) node(r Ref, depth int, flag string) *Node {
 // 1,162 objects on the benchmark's page). Objects whose states did not
 // come are walked.
 func (w *walker) unseen(n *Node) bool {
-	return w.detail == DetailList && n.Role != "application" && len(n.States) > 0 && !n.Has("showing")
+	if w.detail == DetailList && n.Role != "application" && len(n.States) > 0 && !n.Has("showing") {
+		w.pruned.Store(true)
+		return true
+	}
+	return false
 }
 
 // fill reads the node's own properties in two pipelined rounds, the
