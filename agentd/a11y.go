@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -350,28 +351,24 @@ type phases struct {
 
 // add adds d to the phase name.
 func (p *phases) add(name string, d time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i, n := range p.names {
-		if n == name {
-			p.durs[i] += d
-			return
-		}
-	}
-	p.names, p.durs = append(p.names, name), append(p.durs, d)
+	p.update(name, func(old time.Duration) time.Duration { return old + d })
 }
 
 // atLeast raises the phase name to d.
 func (p *phases) atLeast(name string, d time.Duration) {
+	p.update(name, func(old time.Duration) time.Duration { return max(old, d) })
+}
+
+// update sets the phase name (0 until first set) to f of its value.
+func (p *phases) update(name string, f func(time.Duration) time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i, n := range p.names {
-		if n == name {
-			p.durs[i] = max(p.durs[i], d)
-			return
-		}
+	i := slices.Index(p.names, name)
+	if i < 0 {
+		i = len(p.names)
+		p.names, p.durs = append(p.names, name), append(p.durs, 0)
 	}
-	p.names, p.durs = append(p.names, name), append(p.durs, d)
+	p.durs[i] = f(p.durs[i])
 }
 
 // header is the phases as a Server-Timing header's value, in ms.

@@ -230,7 +230,7 @@ func (d *desktop) startWM(conn *x11.Conn) (*exec.Cmd, chan struct{}) {
 			case <-time.After(20 * time.Millisecond):
 			}
 		}
-		took, quiet := waitStartQuiet(exited, notSelf, startQuietWait)
+		took, quiet := waitQuiet(exited, notSelf, startQuietWait)
 		d.log.Info("desktop settled after start", "wm", d.cfg.WM, "after", took.Round(time.Millisecond), "quiet", quiet)
 	}
 	return wm, exited

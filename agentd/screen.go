@@ -335,7 +335,7 @@ func waitIdle(ctx context.Context, conn *x11.Conn, display string, a api.Action)
 	quiet, timeout := time.Duration(a.MS)*time.Millisecond, time.Duration(timeoutMS)*time.Millisecond
 	if a.Processes {
 		started := time.Now()
-		_, ok := waitStartQuiet(ctx.Done(), func(pid int) bool { return notSelf(pid) && shownOn(pid, display) }, timeout)
+		_, ok := waitQuiet(ctx.Done(), func(pid int) bool { return notSelf(pid) && shownOn(pid, display) }, timeout)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

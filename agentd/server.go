@@ -42,7 +42,7 @@ type Config struct {
 	// keyboard shortcuts loaded, well after it manages windows). agentd
 	// removes it before starting the window manager and waits for it, at
 	// most wmReadyWait, and then for the desktop's processes to settle
-	// (waitStartQuiet), before it reports the desktop started.
+	// (waitQuiet), before it reports the desktop started.
 	WMReady string
 	// WMBusy, when set, is a file the window manager keeps while it
 	// holds keys typed ahead of the window they are for (the osworld

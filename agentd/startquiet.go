@@ -24,10 +24,11 @@ const (
 	startQuietWait = 30 * time.Second
 )
 
-// waitStartQuiet waits until the processes that keep selects are quiet
+// waitQuiet waits until the processes that keep selects are quiet
 // (see above), at most limit, and returns how long it waited and whether
-// they became quiet.
-func waitStartQuiet(stop <-chan struct{}, keep func(pid int) bool, limit time.Duration) (time.Duration, bool) {
+// they became quiet. The desktop's start uses it, and so does wait_idle
+// with processes (for the programs on the desktop's display).
+func waitQuiet(stop <-chan struct{}, keep func(pid int) bool, limit time.Duration) (time.Duration, bool) {
 	start := time.Now()
 	prev := cpuDemand(keep)
 	for time.Since(start) < limit {

@@ -21,7 +21,7 @@ func TestWaitStartQuiet(t *testing.T) {
 	// python3 may be a wrapper (pyenv's is a shell script) whose child
 	// does the work: the spinner's descendants count with it, as every
 	// process of a sandbox counts there.
-	took, quiet := waitStartQuiet(nil, func(p int) bool { return descendsFrom(p, pid) }, 10*time.Second)
+	took, quiet := waitQuiet(nil, func(p int) bool { return descendsFrom(p, pid) }, 10*time.Second)
 	<-done
 	if !quiet {
 		t.Fatalf("not quiet after %v", took)
@@ -36,7 +36,7 @@ func TestWaitStartQuiet(t *testing.T) {
 	}
 	defer func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() }()
 	spid := sleeper.Process.Pid
-	took, quiet = waitStartQuiet(nil, func(p int) bool { return p == spid }, 10*time.Second)
+	took, quiet = waitQuiet(nil, func(p int) bool { return p == spid }, 10*time.Second)
 	if !quiet || took > 2*startWindow {
 		t.Errorf("a sleeping process: quiet %v after %v; want quiet after one window", quiet, took)
 	}

@@ -48,12 +48,34 @@ func (s *session) do(ctx context.Context, method, path string, body io.Reader, o
 
 // get answers a GET's headers and body.
 func (s *session) get(ctx context.Context, path string) (http.Header, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base+path, nil)
+	return s.send(ctx, http.MethodGet, path, "", nil)
+}
+
+func (s *session) doType(ctx context.Context, method, path, contentType string, body io.Reader, out any) ([]byte, error) {
+	_, data, err := s.send(ctx, method, path, contentType, body)
+	if err != nil {
+		return data, err
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			return data, fmt.Errorf("decode %s: %w", path, err)
+		}
+	}
+	return data, nil
+}
+
+// send makes one request with the session's token and answers the
+// response's headers and body; a status other than 2xx is an httpError.
+func (s *session) send(ctx context.Context, method, path, contentType string, body io.Reader) (http.Header, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, s.base+path, body)
 	if err != nil {
 		return nil, nil, err
 	}
 	if s.token != "" {
 		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
 	}
 	resp, err := s.hc.Do(req)
 	if err != nil {
@@ -68,37 +90,6 @@ func (s *session) get(ctx context.Context, path string) (http.Header, []byte, er
 		return resp.Header, data, &httpError{Status: resp.StatusCode, Body: string(data)}
 	}
 	return resp.Header, data, nil
-}
-
-func (s *session) doType(ctx context.Context, method, path, contentType string, body io.Reader, out any) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, method, s.base+path, body)
-	if err != nil {
-		return nil, err
-	}
-	if s.token != "" {
-		req.Header.Set("Authorization", "Bearer "+s.token)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := s.hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode/100 != 2 {
-		return data, &httpError{Status: resp.StatusCode, Body: string(data)}
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			return data, fmt.Errorf("decode %s: %w", path, err)
-		}
-	}
-	return data, nil
 }
 
 func (s *session) screenshot(ctx context.Context) (image.Image, error) {
