@@ -9,9 +9,13 @@
 # can be pulled from; the base comes from images/base.sh there.
 FROM debian:bookworm-slim
 
-# CA certificates for agents that call model APIs over HTTPS.
+# CA certificates for agents that call model APIs over HTTPS; the programs
+# grading runs on the host (runs of POST /v1/runs): poppler's pdftotext,
+# pdfinfo and pdfimages, MuPDF's mutool (compare_pdfs reads text as
+# PyMuPDF does) and libjpeg-turbo's djpeg (JPEG decoded as Pillow does).
 RUN apt-get update \
 	&& DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates iptables \
+		poppler-utils mupdf-tools libjpeg-turbo-progs \
 	&& rm -rf /var/lib/apt/lists/*
 
 COPY bin/deskrun /usr/local/bin/deskrun

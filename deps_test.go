@@ -48,8 +48,9 @@ func goList(t *testing.T, patterns ...string) []listed {
 	return pkgs
 }
 
-// TestDeps guards the floors (README, "The floors"): an import only goes
-// down, as Tailscale's deptest guards its binaries.
+// TestDeps guards the floors (README, "Layout"): an import only goes
+// down, as Tailscale's deptest guards its binaries. It fails as well
+// when a package it names no longer exists.
 func TestDeps(t *testing.T) {
 	// Test harnesses: packages only tests may import.
 	harness := []string{module + "/agentd/agentdtest", module + "/agentd/rfb/rfbtest", module + "/sandbox/local/localtest", module + "/x11/internal/xvfbtest"}
@@ -82,7 +83,8 @@ func TestDeps(t *testing.T) {
 		}
 	}
 	// No package but a harness itself depends on a harness.
-	for _, p := range goList(t, "./...") {
+	all := goList(t, "./...")
+	for _, p := range all {
 		if isHarness(p.ImportPath) {
 			continue
 		}
@@ -123,6 +125,21 @@ func TestDeps(t *testing.T) {
 			if p.ImportPath == module+"/internal/py" && strings.HasPrefix(d, module+"/") {
 				t.Errorf("internal/py depends on %s", d)
 			}
+		}
+	}
+	// Every package the rules above name exists: a rename must carry the
+	// rule along, not leave it guarding nothing.
+	exists := map[string]bool{}
+	for _, p := range all {
+		exists[p.ImportPath] = true
+	}
+	named := append([]string{module + "/x11", module + "/agentd", module + "/agentd/client", module + "/cmd/agentd", module + "/api", module + "/internal/py"}, harness...)
+	for p, floors := range below {
+		named = append(append(named, p), floors...)
+	}
+	for _, p := range named {
+		if !exists[p] {
+			t.Errorf("TestDeps names %s, which is not a package of the module (renamed or removed: update the rule)", p)
 		}
 	}
 }

@@ -47,6 +47,9 @@ type a11y struct {
 	dialErr error
 	dialAt  time.Time
 	ready   chan struct{} // closed once the accessibility bus is started
+	// deadlines are the AT-SPI client's CallTimeout and AppBudget (zero:
+	// atspi's defaults); set before the first read.
+	deadlines atspi.Options
 }
 
 // startA11y makes sure a session bus with an accessibility bus exists: the
@@ -264,7 +267,7 @@ func (s *Server) atspi(ctx context.Context) (*atspi.Client, error) {
 		a.dialErr, a.dialAt = errdefs.ErrUnavailable.WithMessage("accessibility is unavailable: no session bus (the images "+imagesWithA11y+")"), time.Now()
 		return nil, a.dialErr
 	}
-	c, err := atspi.Dial(ctx, atspi.Options{SessionBus: a.session})
+	c, err := atspi.Dial(ctx, atspi.Options{SessionBus: a.session, CallTimeout: a.deadlines.CallTimeout, AppBudget: a.deadlines.AppBudget})
 	if err != nil {
 		msg := "accessibility is unavailable: " + err.Error()
 		if why := noA11yReason(); why != "" {
@@ -290,31 +293,43 @@ func (s *Server) dropClient(c *atspi.Client, err error) {
 	s.a11y.mu.Unlock()
 }
 
-// snapshot reads the accessibility trees (app filters by name or pid);
-// the pages of browsers reachable over DevTools come from there unless
-// walk asks for AT-SPI's walk of them. Concurrent reads of the same trees
-// share one read (so 16 readers cost one read, not 16 on the
-// applications' threads); each caller still waits at most until its own
-// context ends.
-func (s *Server) snapshot(ctx context.Context, app string, fresh bool, detail atspi.Detail, walk bool) (*atspi.Desktop, *atspi.Client, error) {
-	d, c, _, err := s.timedSnapshot(ctx, app, fresh, detail, walk)
+// treeRead says what a read of the accessibility trees reads.
+type treeRead struct {
+	// App filters the applications by name or pid; empty means all.
+	App string
+	// Fresh reads anew, past the cache of recent reads.
+	Fresh bool
+	// Detail is how much of each object is read.
+	Detail atspi.Detail
+	// Walk reads the pages of browsers with AT-SPI's walk, where they
+	// would come over DevTools.
+	Walk bool
+}
+
+// snapshot reads the accessibility trees r says; the pages of browsers
+// reachable over DevTools come from there unless r.Walk asks for
+// AT-SPI's walk of them. Concurrent reads of the same trees share one
+// read (so 16 readers cost one read, not 16 on the applications'
+// threads); each caller still waits at most until its own context ends.
+func (s *Server) snapshot(ctx context.Context, r treeRead) (*atspi.Desktop, *atspi.Client, error) {
+	d, c, _, err := s.timedSnapshot(ctx, r)
 	return d, c, err
 }
 
 // timedSnapshot is snapshot with the time its read spent in each part.
-func (s *Server) timedSnapshot(ctx context.Context, app string, fresh bool, detail atspi.Detail, walk bool) (*atspi.Desktop, *atspi.Client, *phases, error) {
+func (s *Server) timedSnapshot(ctx context.Context, tr treeRead) (*atspi.Desktop, *atspi.Client, *phases, error) {
 	c, err := s.atspi(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	key := fmt.Sprintf("%q %v %d %v", app, fresh, detail, walk)
+	key := fmt.Sprintf("%q %v %d %v", tr.App, tr.Fresh, tr.Detail, tr.Walk)
 	ch := s.treeReads.DoChan(key, func() (any, error) {
 		s.a11yReads.Add(1)
 		defer s.a11yReads.Add(-1)
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
 		t := &phases{}
-		d, err := s.read(rctx, c, app, fresh, detail, walk, t)
+		d, err := s.read(rctx, c, tr, t)
 		return timedDesktop{d, t}, err
 	})
 	select {
@@ -383,10 +398,10 @@ func (p *phases) header() string {
 }
 
 // read is one read of the trees (see snapshot).
-func (s *Server) read(ctx context.Context, c *atspi.Client, app string, fresh bool, detail atspi.Detail, walk bool, t *phases) (*atspi.Desktop, error) {
-	opt := atspi.SnapshotOptions{App: app, Fresh: fresh, Detail: detail}
+func (s *Server) read(ctx context.Context, c *atspi.Client, tr treeRead, t *phases) (*atspi.Desktop, error) {
+	opt := atspi.SnapshotOptions{App: tr.App, Fresh: tr.Fresh, Detail: tr.Detail}
 	var pages map[int]*pageFetch
-	if !walk {
+	if !tr.Walk {
 		if bs := s.devtoolsBrowsers(); len(bs) > 0 {
 			// the pages of the browsers that are applications of this
 			// desktop are read over DevTools while AT-SPI reads the rest
@@ -414,7 +429,7 @@ func (s *Server) read(ctx context.Context, c *atspi.Client, app string, fresh bo
 	}
 	t.add("atspi", time.Since(t0))
 	if opt.Stub != nil {
-		d = s.fillPages(ctx, c, d, pages, detail, t)
+		d = s.fillPages(ctx, c, d, pages, tr.Detail, t)
 	}
 	return d, nil
 }
@@ -464,7 +479,7 @@ func (s *Server) accessibility(c echo.Context) error {
 		return err
 	}
 	s.settleAfterInput(c.Request().Context())
-	d, _, t, err := s.timedSnapshot(c.Request().Context(), c.QueryParam("app"), c.QueryParam("fresh") == "true", detail, walk)
+	d, _, t, err := s.timedSnapshot(c.Request().Context(), treeRead{App: c.QueryParam("app"), Fresh: c.QueryParam("fresh") == "true", Detail: detail, Walk: walk})
 	if err != nil {
 		return err
 	}
@@ -536,7 +551,7 @@ func (s *Server) setOfMarks(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, _, err := s.snapshot(ctx, c.QueryParam("app"), c.QueryParam("fresh") == "true", atspi.DetailList, walk)
+	d, _, err := s.snapshot(ctx, treeRead{App: c.QueryParam("app"), Fresh: c.QueryParam("fresh") == "true", Detail: atspi.DetailList, Walk: walk})
 	if err != nil {
 		return err
 	}

@@ -43,12 +43,12 @@ func TestAccessibilityCacheMatchesWalk(t *testing.T) {
 		return err == nil && strings.Contains(x, `name="link 39"`)
 	})
 
-	cached, err := atspi.Dial(ctx, atspi.Options{SessionBus: s.a11y.session})
+	cached, err := atspi.Dial(ctx, atspi.Options{SessionBus: s.a11y.session, CallTimeout: loadedDeadlines.CallTimeout, AppBudget: loadedDeadlines.AppBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cached.Close()
-	walk, err := atspi.Dial(ctx, atspi.Options{SessionBus: s.a11y.session, Walk: true})
+	walk, err := atspi.Dial(ctx, atspi.Options{SessionBus: s.a11y.session, Walk: true, CallTimeout: loadedDeadlines.CallTimeout, AppBudget: loadedDeadlines.AppBudget})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,11 +170,25 @@ func linksAndFields(n int) string {
 // AT-SPI walk and the tree built from DevTools, and diffs them object by
 // object: role, name, states, attributes, screen box, text, actions,
 // value. Every difference it accepts is named in allowedDiffs.
+// wholeWalks gives s's AT-SPI reads the time of a loaded machine, for
+// tests that compare whole walks: there a page of hundreds of objects
+// takes Chromium longer than the default budget of one application's
+// tree, and the walk comes back partial.
+func wholeWalks(s *Server) {
+	s.a11y.mu.Lock()
+	defer s.a11y.mu.Unlock()
+	s.a11y.deadlines = loadedDeadlines
+}
+
+// loadedDeadlines are AT-SPI deadlines for a loaded machine.
+var loadedDeadlines = atspi.Options{CallTimeout: 20 * time.Second, AppBudget: 2 * time.Minute}
+
 func TestDevToolsMatchesATSPI(t *testing.T) {
 	needX(t)
 	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
 	os.Unsetenv("AT_SPI_BUS_ADDRESS")
 	s, c := start(t)
+	wholeWalks(s)
 	ctx := context.Background()
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join("testdata", "pages", name))
@@ -214,7 +228,7 @@ func TestDevToolsMatchesATSPI(t *testing.T) {
 				time.Sleep(500 * time.Millisecond)
 				t0 := time.Now()
 				var err error
-				a, _, err = s.snapshot(ctx, "chromium", true, atspi.DetailFull, true)
+				a, _, err = s.snapshot(ctx, treeRead{App: "chromium", Fresh: true, Detail: atspi.DetailFull, Walk: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -223,7 +237,7 @@ func TestDevToolsMatchesATSPI(t *testing.T) {
 					continue
 				}
 				t1 := time.Now()
-				cd, _, err = s.snapshot(ctx, "chromium", true, atspi.DetailFull, false)
+				cd, _, err = s.snapshot(ctx, treeRead{App: "chromium", Fresh: true, Detail: atspi.DetailFull})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -278,6 +292,7 @@ func TestListWalkSkipsUnseen(t *testing.T) {
 	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
 	os.Unsetenv("AT_SPI_BUS_ADDRESS")
 	s, c := start(t)
+	wholeWalks(s)
 	ctx := context.Background()
 	startChromium(t, c, linksAndFields(230), 0, `"field 3"`)
 	count := func(d *atspi.Desktop) int {
@@ -295,18 +310,19 @@ func TestListWalkSkipsUnseen(t *testing.T) {
 		return n
 	}
 	key := func(e atspi.Element) string { return fmt.Sprintf("%s %q %v %v", e.Role, e.Name, e.Bounds, e.States) }
-	var diff string
+	diff, partial := "", 0
 	for try := 0; try < 5; try++ {
 		time.Sleep(500 * time.Millisecond)
-		all, _, err := s.snapshot(ctx, "chromium", true, atspi.DetailXML, true)
+		all, _, err := s.snapshot(ctx, treeRead{App: "chromium", Fresh: true, Detail: atspi.DetailXML, Walk: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, _, err := s.snapshot(ctx, "chromium", true, atspi.DetailList, true)
+		list, _, err := s.snapshot(ctx, treeRead{App: "chromium", Fresh: true, Detail: atspi.DetailList, Walk: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if all.Partial || list.Partial {
+			partial++
 			continue
 		}
 		var a, l []string
@@ -326,5 +342,5 @@ func TestListWalkSkipsUnseen(t *testing.T) {
 		}
 		diff = fmt.Sprintf("whole walk:\n%s\nlist walk:\n%s", strings.Join(a, "\n"), strings.Join(l, "\n"))
 	}
-	t.Fatalf("the lists differ (or every walk was partial): %s", diff)
+	t.Fatalf("the lists differ (%d of 5 tries had a partial walk): %s", partial, diff)
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/internal/sandboxfs"
 	"github.com/deskrun/deskrun/api"
 	"github.com/labstack/echo/v4"
 )
@@ -236,71 +237,10 @@ func filePath(c echo.Context) (string, error) {
 		return "", err
 	}
 	p = filepath.Clean(p)
-	if ownProc(p) {
-		return "", errdefs.ErrPermissionDenied.WithMessage(fmt.Sprintf("path: %s is agentd's own process information (its environment and memory hold its token)", p))
+	if err := sandboxfs.Guard(p); err != nil {
+		return "", err
 	}
 	return p, nil
-}
-
-// ownProc reports whether p is, or leads through links to, the /proc
-// entries of agentd's own process or one of its threads: /proc/self,
-// /proc/thread-self, /proc/<agentd's pid or a thread id>, and links to
-// them such as /dev/fd or /proc/<pid>/root/proc/self. agentd answers the
-// file routes with its own rights, which reach its environment, memory
-// and descriptors; its commands run as the user cannot reach them (agentd
-// is not dumpable).
-func ownProc(p string) bool {
-	if ownProcPath(p) {
-		return true
-	}
-	// Resolve each leading part in turn: a link may lead through agentd's
-	// /proc entry to a file elsewhere (/dev/fd/0 to /proc/self/fd/0 to
-	// /dev/null), and a part that does not resolve (a link to a socket)
-	// ends the walk with the rest appended as written.
-	prefix := "/"
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, part := range parts {
-		prefix = filepath.Join(prefix, part)
-		r, err := filepath.EvalSymlinks(prefix)
-		if err != nil {
-			return ownProcPath(filepath.Join(append([]string{prefix}, parts[i+1:]...)...))
-		}
-		if ownProcPath(r) {
-			return true
-		}
-	}
-	return false
-}
-
-func ownProcPath(p string) bool {
-	rest, ok := strings.CutPrefix(p, "/proc/")
-	if !ok {
-		return false
-	}
-	first, _, _ := strings.Cut(rest, "/")
-	switch first {
-	case "self", "thread-self":
-		return true
-	}
-	id, err := strconv.Atoi(first)
-	if err != nil {
-		return false
-	}
-	pid := os.Getpid()
-	if id == pid {
-		return true
-	}
-	// A thread of agentd has a /proc entry of its own (not listed).
-	b, err := os.ReadFile("/proc/" + first + "/status")
-	if err != nil {
-		return false
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
-			return strings.TrimSpace(v) == strconv.Itoa(pid)
-		}
-	}
-	return false
 }
 
 func (s *Server) readFile(c echo.Context) error {
@@ -311,14 +251,14 @@ func (s *Server) readFile(c echo.Context) error {
 	// Stat before opening: opening a FIFO would wait for a writer.
 	st, err := os.Stat(p)
 	if err != nil {
-		return fileErr(p, err)
+		return sandboxfs.Classify(p, err)
 	}
-	if err := regular(p, st); err != nil {
+	if err := sandboxfs.Regular(p, st); err != nil {
 		return err
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return fileErr(p, err)
+		return sandboxfs.Classify(p, err)
 	}
 	defer f.Close()
 	if st.Size() > MaxFileSize {
@@ -326,7 +266,7 @@ func (s *Server) readFile(c echo.Context) error {
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return fileErr(p, err)
+		return sandboxfs.Classify(p, err)
 	}
 	if len(b) > MaxFileSize { // it grew since the check
 		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("path: %s is over the %d-byte limit", p, MaxFileSize))
@@ -343,95 +283,14 @@ func (s *Server) writeFile(c echo.Context) error {
 	if n := c.Request().ContentLength; n > MaxFileSize {
 		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: %d bytes, over the %d-byte file limit", n, MaxFileSize))
 	}
-	if st, err := os.Stat(p); err == nil {
-		if err := regular(p, st); err != nil {
-			return err
-		}
-		// Write through a symbolic link, not over it.
-		if target, err := filepath.EvalSymlinks(p); err == nil {
-			p = target
-		}
-	}
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, MaxFileSize)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fileErr(p, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".agentd-*")
-	if err != nil {
-		return fileErr(p, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = io.Copy(tmp, body)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	_, err = sandboxfs.Replace(p, body)
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return errdefs.ErrOutOfRange.WithMessage(fmt.Sprintf("body: over the %d-byte file limit", MaxFileSize))
 	}
 	if err != nil {
-		return fileErr(p, err)
-	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(p); err == nil {
-		if st.IsDir() {
-			return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is a directory", p))
-		}
-		mode = st.Mode().Perm()
-	}
-	_ = os.Chmod(tmp.Name(), mode)
-	err = os.Rename(tmp.Name(), p)
-	if errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV) {
-		// A mount point (a container's /etc/hosts) cannot be replaced:
-		// write it in place.
-		err = copyFile(p, tmp.Name())
-	}
-	if err != nil {
-		return fileErr(p, err)
+		return err
 	}
 	return c.NoContent(http.StatusNoContent)
-}
-
-// copyFile overwrites dst with the contents of src.
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// regular refuses what the file calls do not read or replace:
-// directories, devices, FIFOs and sockets.
-func regular(p string, st os.FileInfo) error {
-	switch {
-	case st.IsDir():
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is a directory", p))
-	case !st.Mode().IsRegular():
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s is not a regular file (%s)", p, st.Mode().Type()))
-	}
-	return nil
-}
-
-func fileErr(p string, err error) error {
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("path: %s does not exist", p))
-	case errors.Is(err, os.ErrPermission):
-		return errdefs.ErrPermissionDenied.WithMessage(fmt.Sprintf("path: %s: permission denied", p))
-	case errors.Is(err, syscall.ENOTDIR):
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s: a parent is not a directory", p))
-	case errors.Is(err, os.ErrExist): // MkdirAll met a parent it cannot read or that is no folder
-		return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("path: %s: a parent cannot be made a directory", p))
-	}
-	return err
 }

@@ -31,13 +31,15 @@ func newCommandMark() string {
 // (background programs, daemons, a fork bomb), leaving the desktop and
 // agentd running: rounds of stopping every marked process at once, then
 // killing them, until a round finds none or ten seconds pass. Shell
-// sessions end too. It returns how many processes it killed.
+// sessions and envd's processes (root's through sudo) end too. It
+// returns how many processes it killed.
 func (s *Server) KillCommands() (int, error) {
 	killed := map[int]bool{}
 	for _, p := range s.marked() {
 		killed[p] = true
 	}
 	s.shells.closeAll()
+	s.envd.KillProcesses()
 	s.killGroups()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

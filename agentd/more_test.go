@@ -348,8 +348,8 @@ func TestShellBackgroundAndEdges(t *testing.T) {
 	if err != nil || s.Running || s.ExitCode == nil || *s.ExitCode != 0 || s.Output != "started\n" {
 		t.Fatalf("background command: %+v %v", s, err)
 	}
-	if d := time.Since(t0); d > 3*time.Second {
-		t.Errorf("the command took %v to count as finished", d)
+	if d := time.Since(t0); d >= 10*time.Second {
+		t.Errorf("the command took %v to count as finished: its wait ran out", d)
 	}
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -422,13 +422,12 @@ func TestMarkerPrefix(t *testing.T) {
 func TestExecBackgroundKeepsWriting(t *testing.T) {
 	_, c := start(t)
 	f := filepath.Join(t.TempDir(), "alive")
-	t0 := time.Now()
 	r := sh(t, c, "(sleep 2; echo late; echo late >&2; echo alive > "+f+") & echo done")
 	if r.Stdout != "done\n" || r.Stderr != "" {
 		t.Errorf("exec answered %+v", r)
 	}
-	if d := time.Since(t0); d > 1500*time.Millisecond {
-		t.Errorf("exec waited %v for its background program", d)
+	if _, err := os.Stat(f); err == nil {
+		t.Error("exec answered after its background program's end: it waited for it")
 	}
 	waitFor(t, "the background program to write after its output", func() bool {
 		b, _ := os.ReadFile(f)

@@ -49,9 +49,15 @@ import (
 // reaches close to its end and players can seek.
 const keepAlive = 5 * time.Second
 
-// stopTimeout bounds the wait for ffmpeg to finish the file once its
-// input ended; past it the encoder is killed.
-const stopTimeout = 15 * time.Second
+// Once its input ended, ffmpeg encodes the frames it still holds and
+// finishes the file; on a loaded machine that can take far longer than
+// on a quiet one. The wait lasts as long as the encoder makes progress
+// (its processor time or its file grows) and at most stopLimit; the
+// encoder is killed after stopStall without progress.
+const (
+	stopStall = 15 * time.Second
+	stopLimit = 5 * time.Minute
+)
 
 // recorder is the video under way, or the last one.
 type recorder struct {
@@ -255,14 +261,7 @@ loop:
 	r.in.Close()
 	exited := make(chan error, 1)
 	go func() { exited <- r.cmd.Wait() }()
-	var err error
-	select {
-	case err = <-exited:
-	case <-time.After(stopTimeout):
-		killGroup(r.cmd)
-		err = <-exited
-		err = fmt.Errorf("ffmpeg did not finish the file within %s: %w", stopTimeout, err)
-	}
+	err := awaitEncoder(r, exited)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.state.State = api.RecordingStopped
@@ -277,6 +276,47 @@ loop:
 		}
 		r.state.Error = msg
 	}
+}
+
+// awaitEncoder waits for r's encoder to exit once its input ended, as
+// long as it makes progress (see stopStall), and kills it otherwise.
+func awaitEncoder(r *recorder, exited <-chan error) error {
+	began := time.Now()
+	last := encoderProgress(r)
+	for {
+		select {
+		case err := <-exited:
+			return err
+		case <-time.After(stopStall):
+		}
+		p := encoderProgress(r)
+		if p != last && time.Since(began) < stopLimit {
+			last = p
+			continue
+		}
+		killGroup(r.cmd)
+		err := <-exited
+		return fmt.Errorf("ffmpeg did not finish the file (%s without progress, or %s in all): %w", stopStall, stopLimit, err)
+	}
+}
+
+// encoderProgress is what grows while r's encoder works: its processor
+// time in clock ticks and its file's size.
+func encoderProgress(r *recorder) [2]int64 {
+	var p [2]int64
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", r.cmd.Process.Pid)); err == nil {
+		if _, rest, ok := bytes.Cut(b, []byte(") ")); ok {
+			if f := bytes.Fields(rest); len(f) > 12 {
+				ut, _ := strconv.ParseInt(string(f[11]), 10, 64)
+				st, _ := strconv.ParseInt(string(f[12]), 10, 64)
+				p[0] = ut + st
+			}
+		}
+	}
+	if fi, err := os.Stat(r.path); err == nil {
+		p[1] = fi.Size()
+	}
+	return p
 }
 
 // StopRecording ends the video under way and waits until its file is

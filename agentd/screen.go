@@ -147,13 +147,16 @@ func run(ctx context.Context, conn *x11.Conn, display string, actions []api.Acti
 		var err error
 		if a.Type == api.ActionWaitIdle {
 			settled, err = waitIdle(ctx, conn, display, a)
-		} else {
+		} else if err = beforeKeys(conn, a); err == nil {
 			err = runOne(ctx, conn, a)
 		}
 		if serr := conn.Sync(); err == nil {
 			err = serr
 		}
 		if err == nil && settle != 0 {
+			// the window manager has handled the click once it answers;
+			// the focus then is where it put it, or comes shortly after
+			_ = awaitWM(conn)
 			_, _ = conn.AwaitFocus(settle, focusSettle)
 		}
 		r := api.ActionResult{Index: i, Type: a.Type, OK: err == nil, Micros: time.Since(start).Microseconds(), Settled: settled}
@@ -170,8 +173,86 @@ func run(ctx context.Context, conn *x11.Conn, display string, actions []api.Acti
 }
 
 // focusSettle bounds the wait for the window manager to focus a clicked
-// window.
+// window once it has handled the click.
 const focusSettle = 300 * time.Millisecond
+
+// The wait for the window manager to catch up with the events queued for
+// it (x11.Conn.WMSync) lasts as long as it works: a window manager takes
+// in a keyboard map change by re-reading the map and grabbing its key
+// bindings anew, one round trip each; typing text outside the keymap
+// changes the map once per new character, and on a loaded machine the
+// window manager then runs seconds behind. The wait ends with an error
+// once, after a first wmStall without an answer, another passes in which
+// its process neither ran nor waited to run (it is hung, or sleeps on
+// something else), or after wmLimit in all.
+const (
+	wmStall = 10 * time.Second
+	wmLimit = 2 * time.Minute
+)
+
+// awaitWM waits until the window manager has handled the events queued
+// for it, as long as it makes progress (see wmStall). Its process is
+// looked at only once an answer is late.
+func awaitWM(conn *x11.Conn) error {
+	began := time.Now()
+	_, err := conn.WMSync(wmStall)
+	if err == nil {
+		return nil
+	}
+	pid := conn.WMPID()
+	if pid == 0 {
+		return err
+	}
+	work := func() time.Duration {
+		var d time.Duration
+		for _, v := range cpuDemand(func(p int) bool { return p == pid }) {
+			d += v
+		}
+		return d
+	}
+	for last := work(); time.Since(began) < wmLimit; {
+		if _, err = conn.WMSync(wmStall); err == nil {
+			return nil
+		}
+		now := work()
+		if now == last {
+			return err
+		}
+		last = now
+	}
+	return err
+}
+
+// beforeKeys makes sure the keys of a key or type action reach a window:
+// the window manager has handled every event before them (a click it
+// turns into a focus change, a new window it maps and focuses, the
+// keyboard map's changes for the text about to be typed), and the
+// keyboard focus is not None, where the server drops key events. Keys
+// sent while the window manager runs behind go to the window that had
+// the focus before: the whole text lost, with nothing to show for it.
+func beforeKeys(conn *x11.Conn, a api.Action) error {
+	switch a.Type {
+	case api.ActionType, api.ActionKey, api.ActionKeyDown:
+	default:
+		return nil
+	}
+	if a.Type == api.ActionType {
+		if err := conn.Bind(a.Text); err != nil {
+			return err
+		}
+	}
+	if err := awaitWM(conn); err != nil {
+		return errdefs.ErrFailedPrecondition.WithMessage("keys not sent: " + err.Error())
+	}
+	ok, err := conn.KeyboardFocused()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errdefs.ErrFailedPrecondition.WithMessage("keys not sent: no window has the keyboard focus (it is None), where the X server drops key events")
+	}
+	return nil
+}
 
 // focusTarget returns the top-level window a click or press is about to
 // land on when a window manager runs and that window does not have the

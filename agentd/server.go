@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/envd"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/internal/httpserve"
 	"github.com/labstack/echo/v4"
@@ -88,6 +89,7 @@ type Server struct {
 	pyPath   string // directory holding the pyautogui module
 	shells   *shells
 	browsers *browsers
+	envd     *envd.Service // E2B's in-sandbox API
 	// webPorts caches the DevTools ports of the desktop's browsers;
 	// pageReads makes concurrent reads of one tab's tree one read
 	webPorts  webPorts
@@ -122,6 +124,10 @@ type Server struct {
 	groups   []int // process groups of exec'd commands
 
 	liveCapture sharedCapture // the live views' screen
+
+	// bearer is the token the /v1 routes require, Config.Token until
+	// POST /v1/token replaces it.
+	bearer *httpserve.Bearer
 }
 
 // Start starts the X server (or attaches to one) and begins serving on
@@ -133,13 +139,17 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Screen.Width == 0 {
 		cfg.Screen = api.Screen{Width: 1280, Height: 800}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, mark: newCommandMark()}
+	s := &Server{cfg: cfg, log: cfg.Logger, mark: newCommandMark(), bearer: httpserve.NewBearer(cfg.Token)}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	py, err := extractPython()
 	if err != nil {
 		return nil, err
 	}
 	s.pyPath = py
+	if err := s.startEnvd(); err != nil {
+		os.RemoveAll(py)
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		os.RemoveAll(py)
@@ -261,6 +271,7 @@ func (s *Server) Close(ctx context.Context) error {
 	}
 	s.shells.closeAll()
 	s.browsers.closeAll()
+	s.envd.Close()
 	s.killGroups()
 	s.stopA11y()
 	s.desk.close()
@@ -276,7 +287,9 @@ func (s *Server) Handler() http.Handler {
 	e.Pre(httpserve.HeadAsGet)
 	e.Use(middleware.Recover())
 	e.GET("/healthz", s.health)
-	v1 := e.Group("/v1", httpserve.BearerAuth(s.cfg.Token, "agentd", nil))
+	auth := s.bearer.Auth("agentd", nil)
+	v1 := e.Group("/v1", auth)
+	v1.POST("/token", s.setToken)
 	v1.GET("/screen", s.getScreen)
 	v1.GET("/cursor", s.getCursor)
 	v1.GET("/screenshot", s.screenshot)
@@ -305,6 +318,7 @@ func (s *Server) Handler() http.Handler {
 	v1.POST("/recording", s.startRecording)
 	v1.DELETE("/recording", s.stopRecording)
 	v1.GET("/recording", s.recording)
+	s.envdRoutes(e, auth)
 	return e
 }
 

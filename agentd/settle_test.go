@@ -3,7 +3,6 @@ package agentd
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"image"
 	"image/draw"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/api"
 )
 
@@ -220,9 +220,6 @@ func TestWaitIdleForCommands(t *testing.T) {
 	if b, err := os.ReadFile(done); err != nil || string(b) != "ok\n" {
 		t.Fatalf("after wait_idle with commands the command's file is %q, %v", b, err)
 	}
-	if r.Micros < 1_000_000 {
-		t.Errorf("wait_idle with commands took %d µs, want about 1.5 s", r.Micros)
-	}
 
 	typeLine("sleep 30 &")
 	if r := wait(true, 800); r.Settled == nil || *r.Settled || r.Micros < 800_000 {
@@ -234,7 +231,8 @@ func TestWaitIdleForCommands(t *testing.T) {
 }
 
 // TestWaitIdleForProcesses starts a program on the desktop that works
-// the processor for 1.5 s, drawing nothing, then writes a file: a
+// the processor for 1.5 s, drawing nothing, then writes a file (the test
+// binary itself, which starts at once on a loaded machine): a
 // wait_idle with processes returns after the file is there (a plain
 // wait_idle returns at once, the screen being quiet), and one whose
 // timeout comes first answers settled=false.
@@ -242,17 +240,7 @@ func TestWaitIdleForProcesses(t *testing.T) {
 	s, c := start(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	spin := func(secs float64, file string) {
-		t.Helper()
-		script := fmt.Sprintf("import time\nt = time.time()\nwhile time.time() - t < %g: pass\nopen(%q, 'w').write('ok')\n", secs, file)
-		cmd := exec.Command("python3", "-c", script)
-		cmd.Env = append(os.Environ(), "DISPLAY="+s.Display())
-		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	}
+	display := "DISPLAY=" + s.Display()
 	wait := func(processes bool, timeoutMS int) api.ActionResult {
 		t.Helper()
 		res, err := c.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: 100, TimeoutMS: timeoutMS, Processes: processes}})
@@ -263,7 +251,7 @@ func TestWaitIdleForProcesses(t *testing.T) {
 	}
 
 	plain := dir + "/plain"
-	spin(1.5, plain)
+	agentdtest.Spin(t, 1500*time.Millisecond, plain, display)
 	if r := wait(false, 5000); r.Settled == nil || !*r.Settled {
 		t.Fatalf("plain wait_idle: %+v", r)
 	}
@@ -271,7 +259,7 @@ func TestWaitIdleForProcesses(t *testing.T) {
 		t.Fatal("a plain wait_idle waited for the program; the test shows nothing")
 	}
 	done := dir + "/done"
-	spin(1.5, done)
+	agentdtest.Spin(t, 1500*time.Millisecond, done, display)
 	r := wait(true, 10000)
 	if r.Settled == nil || !*r.Settled {
 		t.Fatalf("wait_idle with processes: %+v, want settled", r)
@@ -279,11 +267,8 @@ func TestWaitIdleForProcesses(t *testing.T) {
 	if b, err := os.ReadFile(done); err != nil || string(b) != "ok" {
 		t.Fatalf("after wait_idle with processes the program's file is %q, %v", b, err)
 	}
-	if r.Micros < 1_000_000 {
-		t.Errorf("wait_idle with processes took %d µs, want about 1.5 s", r.Micros)
-	}
 
-	spin(5, dir+"/late")
+	agentdtest.Spin(t, 0, "", display)
 	if r := wait(true, 800); r.Settled == nil || *r.Settled || r.Micros < 800_000 {
 		t.Fatalf("with a program at work: %+v, want settled=false after 800 ms", r)
 	}

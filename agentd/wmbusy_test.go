@@ -15,19 +15,19 @@ import (
 func TestWaitWMIdle(t *testing.T) {
 	busy := filepath.Join(t.TempDir(), "busy")
 	s := &Server{cfg: Config{WMBusy: busy}}
-	start := time.Now()
-	if err := s.waitWMIdle(t.Context()); err != nil || time.Since(start) > 100*time.Millisecond {
+	start, lag := time.Now(), meterLag()
+	if err := s.waitWMIdle(t.Context()); err != nil || time.Since(start) > 100*time.Millisecond+2*lag.done() {
 		t.Fatalf("no busy file: %v after %s", err, time.Since(start))
 	}
 	if err := os.WriteFile(busy, []byte("holding keys\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	time.AfterFunc(300*time.Millisecond, func() { os.Remove(busy) })
-	start = time.Now()
+	start, lag = time.Now(), meterLag()
 	if err := s.waitWMIdle(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d < 300*time.Millisecond || d > 2*time.Second {
+	if d := time.Since(start); d < 300*time.Millisecond || d > 2*time.Second+2*lag.done() {
 		t.Errorf("waited %s for a file removed after 300ms", d)
 	}
 }
@@ -41,9 +41,9 @@ func TestSettleAfterOtherClientsInput(t *testing.T) {
 	// Enter makes the terminal print a line every 30 ms for about 0.9 s.
 	startTerm(t, s.Display(), `read x; i=0; while [ $i -lt 30 ]; do echo line$i; sleep 0.03; i=$((i+1)); done; exec cat`)
 	time.Sleep(afterInput + 200*time.Millisecond)
-	start := time.Now()
+	start, lag := time.Now(), meterLag()
 	s.settleAfterInput(t.Context())
-	if d := time.Since(start); d > 100*time.Millisecond {
+	if d := time.Since(start); d > 100*time.Millisecond+2*lag.done() {
 		t.Errorf("no input for %v, but the read waited %v", afterInput, d)
 	}
 	xdo := exec.Command("xdotool", "mousemove", "100", "60", "key", "x", "Return")

@@ -4,41 +4,70 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
 // CreateRunRequest is the body of POST /v1/runs: a task suite to run
 // against an agent, as `deskrun eval` runs it. Zero fields take the
-// defaults given; the run's directory is chosen by the server.
+// defaults given ([CreateRunRequest.Normalize]) and the bounds are
+// checked by [CreateRunRequest.Validate]; the run's directory is chosen
+// by the server.
 type CreateRunRequest struct {
 	// Tasks is a task file or a folder tree of tasks on the server;
 	// required. A relative path is relative to the server's working
 	// directory.
 	Tasks string `json:"tasks"`
-	// Agent is the agent spec: replay (default), replay:DIR, an http(s)
-	// URL of an agent server, anthropic[:MODEL] or openai[:MODEL].
+	// Agent is the agent spec: replay (default, [DefaultRunAgent]),
+	// replay:DIR, an http(s) URL of an agent server, anthropic[:MODEL] or
+	// openai[:MODEL].
 	Agent string `json:"agent,omitempty"`
 	// AgentToken is sent as a bearer token to an http(s) agent server. It
 	// is never echoed back nor written to disk.
 	AgentToken string `json:"agent_token,omitempty"`
 	// Trials is how many times each task runs, each in a fresh sandbox: 1
-	// to 100, default 1. Results then carry their trial.
+	// to [MaxRunTrials] (100), default 1. Results then carry their trial.
 	Trials int `json:"trials,omitempty"`
-	// Parallel is how many tasks run at once: 1 to 64, default 4.
+	// Parallel is how many tasks run at once: 1 to [MaxRunParallel] (64),
+	// default [DefaultRunParallel] (4).
 	Parallel int `json:"parallel,omitempty"`
-	// MaxSteps bounds the agent's steps per task: 1 to 1000, default 30.
+	// MaxSteps bounds the agent's steps per task: 1 to [MaxRunMaxSteps]
+	// (1000), default [DefaultRunMaxSteps] (30).
 	MaxSteps int `json:"max_steps,omitempty"`
 	// TimeoutMS bounds one attempt at a task, from sandbox start to
-	// grade: 1000 to 86400000 (a day), default 600000 (10 minutes).
+	// grade: [MinRunTimeoutMS] (1000) to [MaxRunTimeoutMS] (86400000, a
+	// day), default [DefaultRunTimeoutMS] (600000, 10 minutes).
 	TimeoutMS int64 `json:"timeout_ms,omitempty"`
 	// Retries is how many more attempts a task gets after an
-	// infrastructure failure: 0 to 10, default (nil) 1.
+	// infrastructure failure: 0 to [MaxRunRetries] (10), default (nil)
+	// [DefaultRunRetries] (1).
 	Retries *int `json:"retries,omitempty"`
 	// Provider, Image and Screen go into every task's session request;
-	// empty means the server's defaults.
+	// empty means the server's defaults. They are checked as a session's
+	// are, by the server that runs the sandboxes.
 	Provider string `json:"provider,omitempty"`
 	Image    string `json:"image,omitempty"`
 	Screen   Screen `json:"screen,omitzero"`
+	// Runtime is the container runtime of every task's sandbox (as a
+	// session's "runtime"): "runsc-snap" for a run that saves set-up
+	// desktops on the docker provider. Empty means the server's.
+	Runtime string `json:"runtime,omitempty"`
+	// Snapshots saves each task's desktop once its setup is done (the
+	// first trial's) and starts every further trial, and the task's
+	// trials in later runs, from that snapshot instead of running the
+	// setup again, where the provider can save sandboxes (docs/snapshots.md).
+	// Where it cannot, or a snapshot fails, the trial runs its setup, with
+	// the reason in its result's snapshot_error. Default (nil) true;
+	// false keeps every trial on its own setup.
+	Snapshots *bool `json:"snapshots,omitempty"`
+	// ForkTrials runs a task's trials side by side from one set-up
+	// desktop: the first trial's sandbox runs the setup and is forked
+	// into the others (up to [MaxForkCount] per fork), each then driven
+	// and graded on its own. A task then holds Trials sandboxes at once
+	// (Parallel counts tasks). Needs a provider that can fork; where it
+	// cannot, the trials run as without it, with the reason in their
+	// results.
+	ForkTrials bool `json:"fork_trials,omitempty"`
 	// Record makes a video of every attempt's desktop, served with the
 	// run's files (GET /v1/runs/{id}/{task}/recording.webm) and embedded
 	// in its report; off by default.
@@ -58,6 +87,107 @@ type CreateRunRequest struct {
 	// Offline: never download; URLs come from Cache or URLMap, and a
 	// task needing another is skipped (`--offline`).
 	Offline bool `json:"offline,omitempty"`
+}
+
+// Defaults and bounds of a [CreateRunRequest], the one place that holds
+// them: the server's runs and `deskrun eval` both take them from here.
+const (
+	DefaultRunAgent     = "replay"
+	DefaultRunTrials    = 1
+	MaxRunTrials        = 100
+	DefaultRunParallel  = 4
+	MaxRunParallel      = 64
+	DefaultRunMaxSteps  = 30
+	MaxRunMaxSteps      = 1000
+	DefaultRunTimeoutMS = 10 * 60 * 1000 // 10 minutes
+	MinRunTimeoutMS     = 1000
+	MaxRunTimeoutMS     = 24 * 60 * 60 * 1000 // a day
+	DefaultRunRetries   = 1
+	MaxRunRetries       = 10
+)
+
+// Normalize fills the request's zero fields with their defaults: Agent,
+// Trials, Parallel, MaxSteps, TimeoutMS and a nil Retries and Snapshots. Values out
+// of bounds are left for [CreateRunRequest.Validate] to refuse.
+func (r *CreateRunRequest) Normalize() {
+	if r.Agent == "" {
+		r.Agent = DefaultRunAgent
+	}
+	if r.Trials == 0 {
+		r.Trials = DefaultRunTrials
+	}
+	if r.Parallel == 0 {
+		r.Parallel = DefaultRunParallel
+	}
+	if r.MaxSteps == 0 {
+		r.MaxSteps = DefaultRunMaxSteps
+	}
+	if r.TimeoutMS == 0 {
+		r.TimeoutMS = DefaultRunTimeoutMS
+	}
+	if r.Retries == nil {
+		n := DefaultRunRetries
+		r.Retries = &n
+	}
+	if r.Snapshots == nil {
+		on := true
+		r.Snapshots = &on
+	}
+}
+
+// Validate checks what the request says on its own, defaults taken as
+// [CreateRunRequest.Normalize] takes them: Tasks given, the counts and
+// the timeout within their bounds, no empty Only pattern. Errors are of
+// class [errdefs.ErrInvalidArgument] and name the JSON field
+// ("parallel: must be between 1 and 64, got 65"). What needs the server
+// (the task files, the provider, image and screen, the agent, the cache
+// and URL map) is checked where the run is prepared.
+func (r CreateRunRequest) Validate() error {
+	r.Normalize()
+	if strings.TrimSpace(r.Tasks) == "" {
+		return invalid("tasks: required, a task file or folder on the server")
+	}
+	for _, b := range []struct {
+		field       string
+		v, min, max int64
+	}{
+		{"trials", int64(r.Trials), 1, MaxRunTrials},
+		{"parallel", int64(r.Parallel), 1, MaxRunParallel},
+		{"max_steps", int64(r.MaxSteps), 1, MaxRunMaxSteps},
+		{"timeout_ms", r.TimeoutMS, MinRunTimeoutMS, MaxRunTimeoutMS},
+		{"retries", int64(*r.Retries), 0, MaxRunRetries},
+	} {
+		if b.v < b.min || b.v > b.max {
+			return invalid("%s: must be between %d and %d, got %d", b.field, b.min, b.max, b.v)
+		}
+	}
+	for i, p := range r.Only {
+		if strings.TrimSpace(p) == "" {
+			return invalid("only[%d]: empty pattern", i)
+		}
+	}
+	return nil
+}
+
+// CheckGiven refuses a field given as an explicit 0 where 0 is below
+// its minimum (trials, parallel, max_steps, timeout_ms): left out, such
+// a field takes its default; given as 0 it is a mistake, not a request
+// for the default. given reports whether the request's writer gave the
+// JSON field named (a key of the body, a flag on the command line).
+func (r CreateRunRequest) CheckGiven(given func(field string) bool) error {
+	for _, f := range []struct {
+		name string
+		zero bool
+		min  int
+	}{
+		{"trials", r.Trials == 0, 1}, {"parallel", r.Parallel == 0, 1},
+		{"max_steps", r.MaxSteps == 0, 1}, {"timeout_ms", r.TimeoutMS == 0, MinRunTimeoutMS},
+	} {
+		if f.zero && given(f.name) {
+			return &fieldError{fmt.Sprintf("%s: 0 is below the minimum %d (leave it out for the default)", f.name, f.min)}
+		}
+	}
+	return nil
 }
 
 // Statuses of a [Run].
@@ -168,8 +298,7 @@ type DomainSummary struct {
 
 // UnmarshalJSON decodes a run request as it is written (unknown fields
 // are refused) and refuses an explicit 0 for trials, parallel, max_steps
-// and timeout_ms: left out, they take their defaults; 0 is below their
-// minimum, not a request for the default.
+// and timeout_ms ([CreateRunRequest.CheckGiven]).
 func (r *CreateRunRequest) UnmarshalJSON(b []byte) error {
 	type plain CreateRunRequest
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -181,19 +310,7 @@ func (r *CreateRunRequest) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &keys); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		zero bool
-		min  int
-	}{
-		{"trials", r.Trials == 0, 1}, {"parallel", r.Parallel == 0, 1},
-		{"max_steps", r.MaxSteps == 0, 1}, {"timeout_ms", r.TimeoutMS == 0, 1000},
-	} {
-		if _, set := keys[f.name]; set && f.zero {
-			return &fieldError{fmt.Sprintf("%s: 0 is below the minimum %d (leave it out for the default)", f.name, f.min)}
-		}
-	}
-	return nil
+	return r.CheckGiven(func(field string) bool { _, ok := keys[field]; return ok })
 }
 
 // Phases of a [LiveTask].

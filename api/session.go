@@ -60,6 +60,29 @@ type CreateSessionRequest struct {
 	// also after the session ended; off by default. The sandbox needs
 	// ffmpeg (the images have it), else the create answers 501.
 	Record bool `json:"record,omitempty"`
+	// TTLS is how many seconds the session lives: past that it is
+	// deleted as DELETE would, its end time shown in
+	// [Session.ExpiresAt] and moved by POST /v1/sessions/{id}/ttl. Zero
+	// means no deadline; at most [MaxTTLS].
+	TTLS int `json:"ttl_s,omitempty"`
+}
+
+// MaxTTLS bounds a session's time to live: a day.
+const MaxTTLS = 86_400
+
+// TTLRequest is the body of POST /v1/sessions/{id}/ttl: the session now
+// ends TTLS seconds from the call, whatever its deadline was.
+type TTLRequest struct {
+	TTLS int `json:"ttl_s"`
+}
+
+// Validate checks r: TTLS in 1..[MaxTTLS]. The error is of class
+// [errdefs.ErrInvalidArgument] naming "ttl_s".
+func (r TTLRequest) Validate() error {
+	if r.TTLS < 1 || r.TTLS > MaxTTLS {
+		return invalid("ttl_s: %d out of range 1..%d", r.TTLS, MaxTTLS)
+	}
+	return nil
 }
 
 // Session describes a running session.
@@ -79,9 +102,14 @@ type Session struct {
 	CreatedAt time.Time         `json:"created_at"`
 	// SandboxID is the provider's id for the sandbox (container id, pid).
 	SandboxID string `json:"sandbox_id"`
+	// ForkOf is the id of the session this one was forked from (POST
+	// /v1/sessions/{id}/fork); empty for a session created anew.
+	ForkOf string `json:"fork_of,omitempty"`
 	// State is SessionRunning, or SessionUnreachable when its sandbox
 	// stopped answering health checks (killed, paused, its agentd gone):
-	// its calls then answer 503 at once, and Unreachable says why.
+	// its calls then answer 503 at once, and Unreachable says why; or
+	// SessionPaused between POST .../pause and .../resume (its calls
+	// answer 409).
 	State       string `json:"state"`
 	Unreachable string `json:"unreachable,omitempty"`
 	// OSWorld is set for a session created with "osworld": true.
@@ -91,6 +119,9 @@ type Session struct {
 	// trajectory's video_ms refer.
 	Record             bool      `json:"record,omitempty"`
 	RecordingStartedAt time.Time `json:"recording_started_at,omitzero"`
+	// ExpiresAt is when the session's time to live ends and it is
+	// deleted; absent when it has no deadline.
+	ExpiresAt time.Time `json:"expires_at,omitzero"`
 }
 
 // OSWorldAddrs are the loopback addresses ("127.0.0.1:port") of the runner
@@ -112,6 +143,7 @@ type OSWorldAddrs struct {
 const (
 	SessionRunning     = "running"
 	SessionUnreachable = "unreachable"
+	SessionPaused      = "paused"
 )
 
 // SessionList is the answer to GET /v1/sessions.

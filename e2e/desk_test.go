@@ -5,6 +5,8 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -130,6 +132,22 @@ func serveDeskrun(t *testing.T, stopWait, callTimeout time.Duration, args ...str
 		}
 	})
 	d := &apiDesk{url: "http://" + addr, token: token, hc: &http.Client{Timeout: callTimeout}}
+	if ca := flagValue(args, "--tls-self-signed"); ca != "" {
+		// HTTPS under the certificate authority the server writes at start.
+		d.url = "https://" + addr
+		eventually(t, 30*time.Second, "deskrun serve's certificate authority", func() error {
+			b, err := os.ReadFile(ca)
+			if err != nil {
+				return err
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(b) {
+				return fmt.Errorf("%s holds no certificate yet", ca)
+			}
+			d.hc.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
+			return nil
+		})
+	}
 	eventually(t, 30*time.Second, "deskrun serve healthy", func() error {
 		resp, err := d.hc.Get(d.url + "/healthz")
 		if err != nil {
@@ -143,6 +161,16 @@ func serveDeskrun(t *testing.T, stopWait, callTimeout time.Duration, args ...str
 		return nil
 	})
 	return d
+}
+
+// flagValue is the value of flag in args ("--flag", "value"), or "".
+func flagValue(args []string, flag string) string {
+	for i, a := range args {
+		if a == flag && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 func (d *apiDesk) call(ctx context.Context, method, path string, in, out any) error {

@@ -3,10 +3,8 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -110,31 +108,6 @@ func startCmd(tb testing.TB, cmd *exec.Cmd) (log *bytes.Buffer, done chan error)
 	done = make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	return log, done
-}
-
-// evalResult is one line of results.jsonl.
-type evalResult struct {
-	ID, Status, Detail, Error string
-	Score                     float64
-	Attempts                  int
-}
-
-func readResults(tb testing.TB, out string) []evalResult {
-	tb.Helper()
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var rs []evalResult
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		var r evalResult
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("results.jsonl line %d: %v", len(rs)+1, err)
-		}
-		rs = append(rs, r)
-	}
-	return rs
 }
 
 // checkAllPassed wants every task once, passed.

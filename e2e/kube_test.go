@@ -24,6 +24,7 @@ import (
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/kube"
+	"github.com/deskrun/deskrun/server/e2b/e2btest"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -708,4 +709,44 @@ func kubeNodeIP(t *testing.T, cs kubernetes.Interface) string {
 	}
 	t.Fatal("no node with an InternalIP")
 	return ""
+}
+
+// TestKubeE2B drives a kube sandbox through deskrun serve's E2B front, as
+// E2B's SDKs do against a runner outside the cluster: create (template
+// base), a command through envd (output, exit code), a file written and
+// read back, the list filtered by metadata, kill; then nothing of the
+// server's is left.
+func TestKubeE2B(t *testing.T) {
+	_, cs := kubeCluster(t)
+	owner := "e2e-e2b-" + randomHex(t, 4)
+	d := startKubeServer(t, owner)
+	c := &e2btest.Client{Base: d.url + "/e2b", Key: d.token, HTTP: d.hc}
+	ctx := t.Context()
+	sb, err := c.Create(ctx, map[string]any{"templateID": "base", "timeout": 600, "metadata": map[string]string{"test": t.Name()}})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	e := e2btest.NewEnvd(d.url+"/e2b", sb, "user", d.hc)
+	res, err := e.Run(ctx, `echo "$((6*7))"; whoami; exit 3`, nil, "", nil)
+	if err != nil || res.Stdout != "42\nuser\n" || res.ExitCode != 3 {
+		t.Errorf("command: %+v, %v; want 42, user, exit 3", res, err)
+	}
+	if err := e.Write(ctx, "/home/user/from-e2b.txt", strings.NewReader("through the front")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := e.Read(ctx, "/home/user/from-e2b.txt"); err != nil || string(b) != "through the front" {
+		t.Errorf("read back: %q, %v", b, err)
+	}
+	if got, _, err := c.List(ctx, map[string]string{"test": t.Name()}, nil); err != nil || len(got) != 1 || got[0].SandboxID != sb.SandboxID {
+		t.Errorf("list by metadata: %+v, %v", got, err)
+	}
+	if err := c.Kill(ctx, sb.SandboxID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "the sandbox's objects gone", func() error {
+		if left := kubeObjects(t, cs, owner); len(left) > 0 {
+			return fmt.Errorf("left: %q", left)
+		}
+		return nil
+	})
 }

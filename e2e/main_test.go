@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/containerd/errdefs"
+	"github.com/deskrun/deskrun/agentd/agentdtest"
 	"github.com/deskrun/deskrun/runner"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/docker"
@@ -54,7 +55,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" && !strings.HasPrefix(os.Getenv("DOCKER_HOST"), "tcp://") {
 		os.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "localhost")
 	}
-	os.Exit(m.Run())
+	// agentdtest.Main runs the busy children of agentdtest.Spin.
+	os.Exit(agentdtest.Main(m))
 }
 
 // engine returns a Docker client, skipping the test when no engine
@@ -230,6 +232,13 @@ func osworldManager(tb testing.TB) *runner.Manager {
 	tb.Helper()
 	cli := engine(tb, osworldImage)
 	p, _ := newProvider(tb, cli, docker.Config{})
+	return managerOf(tb, p)
+}
+
+// managerOf is a runner manager of p's sessions as provider "docker",
+// the osworld image its default, closed when the test ends.
+func managerOf(tb testing.TB, p sandbox.Provider) *runner.Manager {
+	tb.Helper()
 	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"docker": p}, DefaultImage: osworldImage, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		tb.Fatal(err)

@@ -49,3 +49,37 @@ func TestSuiteOnDocker(t *testing.T) {
 		t.Errorf("sandboxes left by deskrun eval: %q", left)
 	}
 }
+
+// evalResult is what the tests read of a line of results.jsonl.
+type evalResult struct {
+	ID            string  `json:"id"`
+	Trial         int     `json:"trial"`
+	Status        string  `json:"status"`
+	Score         float64 `json:"score"`
+	Error         string  `json:"error"`
+	Detail        string  `json:"detail"`
+	Attempts      int     `json:"attempts"`
+	Snapshot      string  `json:"snapshot"`
+	SnapshotError string  `json:"snapshot_error"`
+	SetupMS       int64   `json:"setup_ms"`
+	SandboxMS     int64   `json:"sandbox_ms"`
+}
+
+// readResults reads the results.jsonl of the run in out.
+func readResults(tb testing.TB, out string) []evalResult {
+	tb.Helper()
+	f, err := os.Open(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var rs []evalResult
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		var r evalResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			tb.Fatalf("results.jsonl line %d: %v", len(rs)+1, err)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}

@@ -24,9 +24,13 @@ import (
 // of an ended session, until that file is removed (with its run's folder,
 // or the Manager's own folder at Close).
 
-// Bounds of the steps of a session's end that save its video.
+// Bounds of the steps of a session's end that save its video. agentd
+// waits for its encoder to finish the file as long as the encoder makes
+// progress, at most 5 minutes (on a loaded machine the encoder runs far
+// behind the screen): the stop is given longer, so the DELETE answers
+// with the video whole.
 const (
-	recordingStopTimeout = 30 * time.Second
+	recordingStopTimeout = 6 * time.Minute
 	recordingCopyTimeout = 5 * time.Minute
 )
 

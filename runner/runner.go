@@ -113,10 +113,17 @@ type Manager struct {
 	recordings map[string]string
 	recordDir  string
 	ownDir     bool
-	trajStore  *trajStore // TrajectoryDir's total
+	// snapDir holds the snapshots of forks and pauses ([Manager.Fork]),
+	// made on first use and removed by Close; snapMu guards it.
+	snapMu    sync.Mutex
+	snapDir   string
+	trajStore *trajStore // TrajectoryDir's total
 
 	stopWatch chan struct{} // closed by Close; ends watch
 	watchDone chan struct{}
+	// expiring counts the sessions past their deadline being ended;
+	// Close waits for them.
+	expiring sync.WaitGroup
 }
 
 // NewManager returns a Manager over cfg's providers. It fails when no
@@ -306,6 +313,9 @@ func (m *Manager) validate(req api.CreateSessionRequest) (string, api.Screen, st
 			return "", api.Screen{}, "", invalid("labels: reserved or empty label %q", k)
 		}
 	}
+	if req.TTLS < 0 || req.TTLS > api.MaxTTLS {
+		return "", api.Screen{}, "", invalid("ttl_s: %d out of range 0..%d", req.TTLS, api.MaxTTLS)
+	}
 	return prov, scr, dn, nil
 }
 
@@ -393,6 +403,10 @@ func (m *Manager) Create(ctx context.Context, req api.CreateSessionRequest) (_ *
 	}
 	m.sessions[id] = s
 	m.mu.Unlock()
+	m.watchDeadline(s)
+	if req.TTLS > 0 {
+		s.SetDeadline(s.info.CreatedAt.Add(time.Duration(req.TTLS) * time.Second))
+	}
 	log.InfoContext(ctx, "session created", "provider", prov, "sandbox", inst.ID, "screen", fmt.Sprintf("%dx%d", got.Width, got.Height),
 		"dialect", dn, "took", time.Since(start).Round(time.Millisecond))
 	s.record(ctx, "create", req, s.info, nil, start, nil)
@@ -482,6 +496,7 @@ func (m *Manager) Close(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
+	m.expiring.Wait()
 	<-m.watchDone
 	m.mu.Lock()
 	if m.ownDir {
@@ -489,6 +504,7 @@ func (m *Manager) Close(ctx context.Context) error {
 		clear(m.recordings)
 	}
 	m.mu.Unlock()
+	m.removeSnapshots()
 	return errors.Join(errs...)
 }
 

@@ -38,9 +38,10 @@ type Session struct {
 	// onTool is [Config.OnToolCall]; nil means none.
 	onTool func(dialect, tool string, res dialect.Result, err error)
 
-	// mu guards osworld, onEnd and recordTo.
+	// mu guards osworld, onEnd, recordTo and ttl.
 	mu      sync.Mutex
 	osworld *api.OSWorldAddrs
+	ttl     deadline
 	onEnd   []func()
 	// recordTo is where the video goes when the session ends ([Session.RecordTo]);
 	// empty means <recordDir>/<id>.webm. onRecorded tells the Manager
@@ -50,6 +51,11 @@ type Session struct {
 	onRecorded func(id, path string)
 
 	ended atomic.Bool
+	// pausedTo is the snapshot a paused session's sandbox was saved to
+	// ([Manager.Pause]); nil while it runs. pauseMu serialises Pause and
+	// Resume.
+	pausedTo atomic.Pointer[sandbox.Snapshot]
+	pauseMu  sync.Mutex
 	// unreachable holds why the sandbox stopped answering the Manager's
 	// health checks; nil while it answers.
 	unreachable atomic.Pointer[string]
@@ -81,11 +87,15 @@ func (s *Session) Info() api.Session {
 	if why := s.unreachable.Load(); why != nil {
 		info.State, info.Unreachable = api.SessionUnreachable, *why
 	}
+	if s.pausedTo.Load() != nil {
+		info.State, info.Unreachable = api.SessionPaused, ""
+	}
 	s.mu.Lock()
 	if s.osworld != nil {
 		a := *s.osworld
 		info.OSWorld = &a
 	}
+	info.ExpiresAt = s.ttl.at
 	s.mu.Unlock()
 	return info
 }
@@ -132,7 +142,13 @@ func (s *Session) DialVNC(ctx context.Context, viewOnly bool) (*websocket.Conn, 
 }
 
 // Instance is the session's sandbox.
-func (s *Session) Instance() sandbox.Instance { return s.inst }
+func (s *Session) Instance() sandbox.Instance {
+	inst := s.inst
+	// A resumed session's agentd answers at the address and with the
+	// token the restore gave it: the client's, which Resume rebinds.
+	inst.AgentURL, inst.Token = s.client.BaseURL(), s.client.Token()
+	return inst
+}
 
 // end releases what the dialect holds, stops the sandbox and closes the
 // trajectory; it runs once.
@@ -143,6 +159,7 @@ func (s *Session) end(ctx context.Context, why string) error {
 		hooks := s.onEnd
 		s.onEnd = nil
 		s.mu.Unlock()
+		s.stopDeadline()
 		defer func() {
 			for _, f := range hooks {
 				f()
@@ -187,6 +204,9 @@ func (s *Session) end(ctx context.Context, why string) error {
 func (s *Session) live() error {
 	if s.ended.Load() {
 		return errdefs.ErrNotFound.WithMessage(fmt.Sprintf("session %q was deleted", s.info.ID))
+	}
+	if s.pausedTo.Load() != nil {
+		return errdefs.ErrConflict.WithMessage(fmt.Sprintf("session %q is paused (POST /v1/sessions/%s/resume)", s.info.ID, s.info.ID))
 	}
 	s.calls.Add(1)
 	return nil

@@ -21,15 +21,35 @@ pkgs=(
 	python3
 	python3-requests
 	python3-tk
+	# the Python client (clients/python), its tests and type check
+	python3-httpx
+	python3-pytest
+	python3-pytest-asyncio
+	python3-yaml
+	python3-pil
+	python3-tqdm
+	python3-setuptools
+	python3-pip
+	python3-venv
+	mypy
 	runsc
 	chromium
 	poppler-utils
+	# mutool: compare_pdfs reads PDF text with MuPDF, as OSWorld's PyMuPDF does
+	mupdf-tools
+	# djpeg: the image metrics decode JPEG as Pillow does (libjpeg-turbo)
+	libjpeg-turbo-progs
 	dbus-x11
 	at-spi2-core
 	python3-gi
 	gir1.2-gtk-3.0
 	ffmpeg
 	tesseract-ocr
+	# go generate of api/e2b/envd: the envd services' Go code from their .proto
+	# (libprotobuf-dev has the well-known types they import, such as
+	# google/protobuf/timestamp.proto: only recommended by protobuf-compiler)
+	protobuf-compiler
+	libprotobuf-dev
 	# the live view's tests drive real viewers: noVNC (in Chromium) and
 	# TigerVNC's vncviewer
 	novnc
@@ -85,4 +105,13 @@ PY
 		done
 	fi
 	echo "registered runsc (gVisor) with the Docker engine"
+fi
+
+# Snapshots, fork and pause (docs/snapshots.md): runsc built from gVisor's
+# Go module at the version scripts/runsc/go.mod pins (cached by version,
+# about 4 CPU-minutes once), installed with its wrapper as the engine's
+# runtime runsc-snap. As root with an engine only: the docker provider runs
+# runsc checkpoint itself. DESKRUN_NO_SNAPSHOTS=1 skips it.
+if [ "$(id -u)" -eq 0 ] && [ "${DESKRUN_NO_SNAPSHOTS:-}" != 1 ] && docker info >/dev/null 2>&1; then
+	"$(dirname "$0")/runsc/install.sh"
 fi

@@ -152,6 +152,10 @@ func (s *server) proxyPort(c echo.Context) error {
 			_ = c.JSON(status, api.ErrorBody{Error: api.Error{Code: code, Message: msg}})
 		},
 	}
+	// A program in the sandbox may answer before it has read the whole
+	// request (a stream); net/http's HTTP/1.1 server would otherwise
+	// close the request body at the first write.
+	_ = http.NewResponseController(c.Response()).EnableFullDuplex()
 	rp.ServeHTTP(c.Response(), req)
 	return nil
 }

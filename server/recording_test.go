@@ -371,3 +371,83 @@ func TestRecordedRun(t *testing.T) {
 	// The ticket was spent by the page.
 	checkError(t, get(t, base+"/report?ticket="+tk.Ticket, nil), http.StatusUnauthorized, "unauthorized", "already used")
 }
+
+// TestRecordedSessionUnderLoad records a local session through ten
+// seconds of typing and settled screenshots with two busy processes
+// beside it, sets the desktop red, deletes the session and fetches the
+// video at once: the file is final when the DELETE answers, lasts from
+// the recording's start to the stop (the encoder, behind on a loaded
+// machine, is waited for while it makes progress), and its last frame
+// shows the red.
+func TestRecordedSessionUnderLoad(t *testing.T) {
+	agentdtest.NeedX(t, "openbox", "xsetroot", "xterm")
+	agentdtest.NeedProgram(t, "ffmpeg")
+	p, err := local.New(agentdtest.Agentd(t), "openbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(t.Output(), nil))
+	m, err := runner.NewManager(runner.Config{Providers: map[string]sandbox.Provider{"local": p}, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(NewServer(Config{Manager: m, Token: testToken, Logger: log}))
+	t.Cleanup(func() {
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		m.Close(ctx)
+		p.Close(ctx)
+	})
+	// no client-side bound on the DELETE: it answers once the file is final
+	c := client.NewClient(ts.URL, testToken, &http.Client{})
+	ctx := t.Context()
+	agentdtest.Load(t, 2)
+
+	sess, err := c.CreateSession(ctx, api.CreateSessionRequest{Provider: "local", Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(script string) {
+		t.Helper()
+		r, err := c.Exec(ctx, sess.ID, api.ExecRequest{Cmd: []string{"sh", "-c", script}})
+		if err != nil || r.ExitCode != 0 {
+			t.Fatalf("%s: %v %+v", script, err, r)
+		}
+	}
+	run("xterm -geometry 60x10+0+0 >/dev/null 2>&1 &")
+	for busy := time.Now(); time.Since(busy) < 10*time.Second; {
+		if _, err := c.Input(ctx, sess.ID, []api.Action{{Type: api.ActionType, Text: "echo deskrun\n"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Screenshot(ctx, sess.ID, api.ScreenshotOptions{SettleMS: 200, TimeoutMS: 2000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("xsetroot -solid '#e00000'")
+	stopAt := time.Now()
+	if err := c.DeleteSession(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	deleted := time.Now()
+	a := call(t, ts.URL, "GET", "/v1/sessions/"+sess.ID+"/recording", testToken, "")
+	if a.status != 200 || a.header.Get(api.HeaderRecording) != "stopped" {
+		t.Fatalf("recording after the end: %d %v", a.status, a.header)
+	}
+	file := filepath.Join(t.TempDir(), "rec.webm")
+	os.WriteFile(file, a.body, 0o600)
+	v := agentdtest.Probe(t, file)
+	// The video runs from its first frame (written before the session's
+	// recording_started_at) to the last one (taken at the stop, inside
+	// the DELETE): at least until the stop was asked, at most until the
+	// DELETE answered. A video cut short loses seconds; the second
+	// allowed below is for the time stamps ffmpeg gives as it reads.
+	least, most := stopAt.Sub(sess.RecordingStartedAt).Seconds(), deleted.Sub(sess.RecordingStartedAt).Seconds()
+	t.Logf("%+v, %d bytes; recording from %v to the stop %.2fs, the DELETE answered at %.2fs", v, len(a.body), sess.RecordingStartedAt, least, most)
+	if v.Duration < least-1 || v.Duration > most+1 {
+		t.Errorf("duration %.2fs; the recording ran %.2fs to the stop and %.2fs to the DELETE's answer", v.Duration, least, most)
+	}
+	if r, g, b, _ := agentdtest.LastFrame(t, file).At(1000, 700).RGBA(); r>>8 < 160 || g>>8 > 40 || b>>8 > 40 {
+		t.Errorf("pixel (1000,700) of the last frame is %d,%d,%d, want the red set before the DELETE", r>>8, g>>8, b>>8)
+	}
+}

@@ -78,6 +78,25 @@ func (s *server) deleteSession(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
+// setTTL answers POST /v1/sessions/{id}/ttl: the session now ends ttl_s
+// seconds from the call; the answer is the session with its new
+// expires_at.
+func (s *server) setTTL(c echo.Context) error {
+	sess, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	var req api.TTLRequest
+	if err := s.decode(c, &req); err != nil {
+		return err
+	}
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	sess.SetDeadline(time.Now().Add(time.Duration(req.TTLS) * time.Second))
+	return c.JSON(http.StatusOK, sess.Info())
+}
+
 func (s *server) screenshot(c echo.Context) error {
 	sess, err := s.session(c)
 	if err != nil {

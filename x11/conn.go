@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/deskrun/deskrun/x11/internal/wire"
@@ -40,6 +41,13 @@ type Conn struct {
 	cur   cursorState // XFixes, for CursorImage
 	saver idleState   // MIT-SCREEN-SAVER, for SinceInput
 
+	wmMu  sync.Mutex    // one WMSync at a time
+	wm    wmSync        // guarded by wmMu
+	wmWin atomic.Uint32 // wm.win, for the event loop
+
+	resOnce sync.Once // X-Resource set up on the first WMPID
+	resOK   bool
+
 	display string
 	selMu   sync.Mutex
 	sel     *selections // made on the first clipboard call
@@ -73,7 +81,7 @@ func Dial(display string) (*Conn, error) {
 		x.Close()
 		return nil, fmt.Errorf("x11: input connection: %w", err)
 	}
-	c := &Conn{x: x, in: in, btns: map[byte]bool{}, close: make(chan struct{}), display: display}
+	c := &Conn{x: x, in: in, btns: map[byte]bool{}, close: make(chan struct{}), display: display, wm: wmSync{acks: make(chan struct{}, 1)}}
 	if err := c.setup(); err != nil {
 		x.Close()
 		in.Close()
@@ -121,6 +129,10 @@ func (c *Conn) drainEvents() {
 		}
 		if d, ok := ev.(damage.NotifyEvent); ok {
 			c.noteDamage(d)
+			continue
+		}
+		if p, ok := ev.(xproto.PropertyNotifyEvent); ok {
+			c.noteWMAnswer(p)
 			continue
 		}
 		if m, ok := ev.(xproto.MappingNotifyEvent); ok && m.Request == xproto.MappingKeyboard {
@@ -192,6 +204,7 @@ func (c *Conn) internAtoms() error {
 		"_NET_CLOSE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "UTF8_STRING", "WM_PROTOCOLS",
 		"WM_DELETE_WINDOW", "WM_STATE", "WM_CHANGE_STATE", "_NET_WM_STATE", "_NET_WM_STATE_HIDDEN",
 		"_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_MOVERESIZE_WINDOW",
+		"_NET_SUPPORTED", "_NET_REQUEST_FRAME_EXTENTS", "_NET_FRAME_EXTENTS",
 	}
 	cookies := make([]xproto.InternAtomCookie, len(names))
 	for i, n := range names {

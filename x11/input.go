@@ -300,10 +300,16 @@ func (c *Conn) Chord(syms []keysym.Sym) error {
 // it in the current keyboard map (with Shift when that key's second level
 // has it), or through a spare keycode bound to its keysym. "\r\n", "\n"
 // and "\r" are Return, "\t" is Tab.
+//
+// The characters the keyboard map lacks are bound before the first key
+// is sent (see [Conn.Bind]).
 func (c *Conn) Type(text string) error {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
 	defer c.scheduleRestore()
+	if err := c.bindMissing(text); err != nil {
+		return err
+	}
 	b := &batch{c: c}
 	var shift keyPos
 	haveShift := false
@@ -343,6 +349,48 @@ func (c *Conn) Type(text string) error {
 		}
 	}
 	return b.flush()
+}
+
+// Bind binds the characters of text that the keyboard map lacks to
+// spare keycodes (as many as there are), so that a caller can let the window manager take the changes in
+// ([Conn.WMSync]) before it types text: a window manager re-reads the
+// map and grabs its key bindings anew for each change, and one that runs
+// behind hands out the focus late, so that keys sent meanwhile reach the
+// window that had it before. The bindings are restored as Type's are.
+func (c *Conn) Bind(text string) error {
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	defer c.scheduleRestore()
+	return c.bindMissing(text)
+}
+
+// bindMissing binds the characters of text that the keyboard map lacks,
+// as many as there are spare keycodes. inMu must be held.
+func (c *Conn) bindMissing(text string) error {
+	if c.km.stale {
+		if err := c.km.reload(c.x); err != nil {
+			return fmt.Errorf("x11: %w", err)
+		}
+	}
+	for _, r := range text {
+		s := keysym.ForRune(r)
+		if s == 0 || r == '\n' || r == '\r' || r == '\t' {
+			continue
+		}
+		if _, ok := c.km.lookup[s]; ok {
+			continue
+		}
+		if _, ok := c.km.bound[s]; ok {
+			continue
+		}
+		if len(c.km.spare) == 0 {
+			break // the rest are bound as typing reaches them
+		}
+		if _, err := c.km.find(c.x, s); err != nil {
+			return fmt.Errorf("x11: type %q: %w", r, err)
+		}
+	}
+	return nil
 }
 
 // scheduleRestore arranges for idle bindings to be undone once they have

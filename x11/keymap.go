@@ -45,8 +45,10 @@ type binding struct {
 // Clients re-read the keyboard map lazily, when they next translate a key
 // event; undoing a binding before a slow client has processed its key
 // events would make it read NoSymbol, the failure that loses characters
-// under load.
-const restoreAfter = 5 * time.Second
+// under load. Every change of the map also costs the window manager a
+// re-read of the map and new grabs of its key bindings, so bindings stay
+// while typing goes on (an agent types the same characters again).
+const restoreAfter = 30 * time.Second
 
 // reuseAfter is how long a bound keycode must have been idle before it is
 // rebound to another keysym when no spare keycode is left (text with more

@@ -37,8 +37,16 @@ type buildResult struct {
 const AgentdPkg = "github.com/deskrun/deskrun/cmd/agentd"
 
 // Main runs m and then removes what [Build] made; a package whose tests
-// build binaries calls it from its TestMain: os.Exit(agentdtest.Main(m)).
+// build binaries or start [Spin] children calls it from its TestMain:
+// os.Exit(agentdtest.Main(m)). In a [Spin] child it spins instead.
 func Main(m *testing.M) int {
+	if child, err := spinning(); child {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return 0
+	}
 	code := m.Run()
 	built.mu.Lock()
 	defer built.mu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/containerd/errdefs"
@@ -24,7 +25,9 @@ import (
 
 // Client talks to one agentd. It is safe for concurrent use.
 type Client struct {
-	ep api.Endpoint
+	// ep is where agentd answers and with which token; [Client.Rebind]
+	// replaces it whole (a session resumed from a snapshot).
+	ep atomic.Pointer[api.Endpoint]
 }
 
 // DefaultHTTPClient is used when NewClient is given none: keep-alive
@@ -43,12 +46,35 @@ func NewClient(baseURL, token string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = DefaultHTTPClient
 	}
-	return &Client{ep: api.Endpoint{Base: strings.TrimRight(baseURL, "/"), Token: token, Client: hc,
-		Name: "agentd", Unreachable: "sandbox unreachable", MaxAnswer: maxAnswer}}
+	c := &Client{}
+	c.ep.Store(&api.Endpoint{Base: strings.TrimRight(baseURL, "/"), Token: token, Client: hc,
+		Name: "agentd", Unreachable: "sandbox unreachable", MaxAnswer: maxAnswer})
+	return c
 }
 
+// Rebind points c at the agentd at baseURL with token from the next call
+// on; calls under way finish where they started.
+func (c *Client) Rebind(baseURL, token string) {
+	ep := *c.ep.Load()
+	ep.Base, ep.Token = strings.TrimRight(baseURL, "/"), token
+	c.ep.Store(&ep)
+}
+
+// SetToken gives agentd a new token (POST /v1/token) and makes c use it:
+// the token c held no longer opens agentd.
+func (c *Client) SetToken(ctx context.Context, token string) error {
+	if err := c.json(ctx, http.MethodPost, "/v1/token", api.TokenRequest{Token: token}, nil); err != nil {
+		return err
+	}
+	c.Rebind(c.BaseURL(), token)
+	return nil
+}
+
+// Token is the bearer token c sends.
+func (c *Client) Token() string { return c.ep.Load().Token }
+
 // BaseURL is the address of the agentd c talks to.
-func (c *Client) BaseURL() string { return c.ep.Base }
+func (c *Client) BaseURL() string { return c.ep.Load().Base }
 
 // Healthy asks baseURL/healthz once: nil when it answers 200, else the
 // error of the request or one naming the status. hc nil means
@@ -107,7 +133,7 @@ func WaitHealthy(ctx context.Context, baseURL string, hc *http.Client, interval 
 // non-nil, receives the JSON body (also of an error answer, when it
 // parses).
 func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ctype string, out any) (*http.Response, []byte, error) {
-	resp, b, err := c.ep.Do(ctx, method, path, body, ctype)
+	resp, b, err := c.ep.Load().Do(ctx, method, path, body, ctype)
 	if err != nil {
 		if out != nil && b != nil {
 			_ = json.Unmarshal(b, out)
@@ -400,19 +426,20 @@ func (c *Client) Browser(ctx context.Context, action string, r api.BrowserReques
 // ends; close it when done. A port nothing listens on is an
 // errdefs.ErrUnavailable error.
 func (c *Client) DialPort(ctx context.Context, port int) (io.ReadWriteCloser, error) {
+	ep := c.ep.Load()
 	path := fmt.Sprintf("/v1/ports/%d", port)
 	// The stream outlives ctx, so the request does not carry it; agentd
 	// answers once its own bounded dial is done.
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, c.ep.Base+path, nil)
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, ep.Base+path, nil)
 	if err != nil {
 		return nil, err
 	}
-	if c.ep.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.ep.Token)
+	if ep.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+ep.Token)
 	}
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", "tcp")
-	resp, err := c.ep.Client.Do(req)
+	resp, err := ep.Client.Do(req)
 	if err != nil {
 		return nil, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("sandbox unreachable: agentd GET %s: %v", path, err))
 	}
@@ -433,15 +460,16 @@ func (c *Client) DialPort(ctx context.Context, port int) (io.ReadWriteCloser, er
 // session of the display in binary messages; viewOnly drops the viewer's
 // input. The connection lives on after ctx ends; close it when done.
 func (c *Client) DialVNC(ctx context.Context, viewOnly bool) (*websocket.Conn, error) {
+	ep := c.ep.Load()
 	path := "/v1/vnc"
 	if viewOnly {
 		path += "?view_only=1"
 	}
 	h := http.Header{}
-	if c.ep.Token != "" {
-		h.Set("Authorization", "Bearer "+c.ep.Token)
+	if ep.Token != "" {
+		h.Set("Authorization", "Bearer "+ep.Token)
 	}
-	ws, resp, err := websocket.Dial(ctx, c.ep.Base+path, &websocket.DialOptions{HTTPClient: c.ep.Client, HTTPHeader: h, Subprotocols: []string{"binary"}})
+	ws, resp, err := websocket.Dial(ctx, ep.Base+path, &websocket.DialOptions{HTTPClient: ep.Client, HTTPHeader: h, Subprotocols: []string{"binary"}})
 	if err != nil {
 		if resp != nil && resp.StatusCode/100 != 1 {
 			b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
@@ -472,15 +500,16 @@ func (c *Client) StopRecording(ctx context.Context) (api.Recording, error) {
 // and returns the bytes copied; no recording is an errdefs not-found
 // error.
 func (c *Client) DownloadRecording(ctx context.Context, w io.Writer) (int64, error) {
+	ep := c.ep.Load()
 	const path = "/v1/recording"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.ep.Base+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.Base+path, nil)
 	if err != nil {
 		return 0, err
 	}
-	if c.ep.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.ep.Token)
+	if ep.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+ep.Token)
 	}
-	resp, err := c.ep.Client.Do(req)
+	resp, err := ep.Client.Do(req)
 	if err != nil {
 		return 0, errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("sandbox unreachable: agentd GET %s: %v", path, err))
 	}

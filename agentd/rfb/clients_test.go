@@ -111,7 +111,7 @@ func desktop(t *testing.T) (*x11.Conn, string, func()) {
 // mean channel error under maxMean, ignoring the rectangle skip.
 func matchWithin(t *testing.T, conn *x11.Conn, frame func() *image.RGBA, minExact, maxMean float64, skip image.Rectangle) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	var last string
 	for time.Now().Before(deadline) {
 		got := frame()
@@ -243,12 +243,14 @@ func TestNoVNC(t *testing.T) {
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	run(t, d, browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(), "http://"+ln.Addr().String()+"/")
+	// A liveness bound, not a speed one: on a loaded 2-core machine
+	// headless Chromium takes tens of seconds to start and run noVNC.
 	frame := func() *image.RGBA {
 		select {
 		case f := <-frames:
 			return f
-		case <-time.After(10 * time.Second):
-			t.Fatal("noVNC sent no picture in 10 s")
+		case <-time.After(2 * time.Minute):
+			t.Fatal("noVNC sent no picture in 2 min")
 			return nil
 		}
 	}

@@ -540,7 +540,7 @@ func (b *builder) object(f *frame, n *accessibility.Node, parent *accessibility.
 	out.Selection = selectionRoles[r]
 
 	if b.o.Detail != atspi.DetailList {
-		out.Attrs = b.attrs(f, n, r, pr, x, di, hasDOM, laid, kids)
+		out.Attrs = b.attrs(attrNode{frame: f, node: n, role: r, props: pr, doc: x, di: di, hasDOM: hasDOM, laid: laid})
 	}
 	if !leaf {
 		out.Children = kids
@@ -790,9 +790,22 @@ func defaultVerb(r int, pr map[string]string, b *builder, x *docIndex, di int, h
 	return "click"
 }
 
+// attrNode is what attrs reads of one object.
+type attrNode struct {
+	frame *frame
+	node  *accessibility.Node
+	role  int
+	props map[string]string // the node's properties
+	doc   *docIndex
+	di    int // the node's index in doc, when hasDOM
+	// hasDOM: the node has a DOM node in the snapshot; laid: a layout box.
+	hasDOM, laid bool
+}
+
 // attrs are the object attributes Chromium exposes over AT-SPI, sorted by
 // name.
-func (b *builder) attrs(f *frame, n *accessibility.Node, r int, pr map[string]string, x *docIndex, di int, hasDOM, laid bool, kids []*atspi.Node) []atspi.Attr {
+func (b *builder) attrs(a attrNode) []atspi.Attr {
+	f, n, r, pr, x, di, hasDOM, laid := a.frame, a.node, a.role, a.props, a.doc, a.di, a.hasDOM, a.laid
 	m := map[string]string{}
 	text := r == roleStaticText || r == roleInlineTextBox
 	if hasDOM && !text {

@@ -113,6 +113,31 @@ func (c *Client) DeleteSession(ctx context.Context, id string) error {
 	return c.json(ctx, http.MethodDelete, sessionPath(id, ""), nil, nil)
 }
 
+// ForkSession makes r.Count new sessions from the session's current
+// state (POST /v1/sessions/{id}/fork); a provider that cannot snapshot
+// answers an [errdefs.ErrNotImplemented] error naming the one that can.
+func (c *Client) ForkSession(ctx context.Context, id string, r api.ForkRequest) (api.ForkResult, error) {
+	var res api.ForkResult
+	err := c.json(ctx, http.MethodPost, sessionPath(id, "/fork"), r, &res)
+	return res, err
+}
+
+// PauseSession saves the session to disk and stops its sandbox until
+// [Client.ResumeSession] (POST /v1/sessions/{id}/pause).
+func (c *Client) PauseSession(ctx context.Context, id string) (api.Session, error) {
+	var s api.Session
+	err := c.json(ctx, http.MethodPost, sessionPath(id, "/pause"), nil, &s)
+	return s, err
+}
+
+// ResumeSession restores a paused session as it was (POST
+// /v1/sessions/{id}/resume).
+func (c *Client) ResumeSession(ctx context.Context, id string) (api.Session, error) {
+	var s api.Session
+	err := c.json(ctx, http.MethodPost, sessionPath(id, "/resume"), nil, &s)
+	return s, err
+}
+
 // Screenshot captures the session's screen.
 func (c *Client) Screenshot(ctx context.Context, id string, o api.ScreenshotOptions) (api.Screenshot, error) {
 	path := sessionPath(id, "/screenshot")

@@ -25,7 +25,8 @@ server runs the tasks in its own sandboxes, as deskrun eval does, and keeps
 each run's directory. Verbs:
   start [--tasks PATH] [--agent A] [--parallel N] [--trials K] [--max-steps N] [--timeout D]
         [--retries N] [--provider P] [--image I] [--screen WxH] [--only PATTERNS]
-        [--agent-token T] [--cache DIR] [--url-map FILE] [--offline] [--wait] [-q]
+        [--agent-token T] [--cache DIR] [--url-map FILE] [--offline] [--record] [--wait] [-q]
+                      (the flags of a run are deskrun eval's: deskrun runs start -h)
                       start a run; prints it (-q: its id); --wait follows it
                       until it ends and exits 1 unless it finished
   list [--json]       the runs
@@ -71,23 +72,7 @@ func runs(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func (rc *runsCmd) start(ctx context.Context, args []string) error {
 	fs := rc.flags("start")
-	var req api.CreateRunRequest
-	fs.StringVar(&req.Tasks, "tasks", "tasks", "task file or folder on the server")
-	fs.StringVar(&req.Agent, "agent", "replay", "the agent (see above)")
-	fs.StringVar(&req.AgentToken, "agent-token", os.Getenv("DESKRUN_AGENT_TOKEN"), "bearer token for an http agent server")
-	fs.IntVar(&req.Parallel, "parallel", 4, "tasks at once")
-	fs.IntVar(&req.Trials, "trials", 1, "times each task runs, each in a fresh sandbox")
-	fs.BoolVar(&req.Record, "record", false, "record a video of each task's desktop (in the run's folder and report)")
-	fs.IntVar(&req.MaxSteps, "max-steps", 30, "agent steps per task")
-	timeout := fs.Duration("timeout", 10*time.Minute, "time per attempt at a task, from sandbox start to grade")
-	retries := fs.Int("retries", 1, "more attempts after an infrastructure failure (never after an agent's)")
-	fs.StringVar(&req.Provider, "provider", "", "sandbox provider (default the server's)")
-	fs.StringVar(&req.Image, "image", "", "sandbox image (docker; default the server's)")
-	screen := fs.String("screen", "", "screen size WxH (default 1280x800)")
-	only := fs.String("only", "", "run only tasks whose id matches one of these comma-separated glob patterns")
-	fs.StringVar(&req.Cache, "cache", "", "folder on the server of files tasks download, in OSWorld's cache layout (<task id>/<file>)")
-	fs.StringVar(&req.URLMap, "url-map", "", "JSON file on the server mapping URLs to files on the server")
-	fs.BoolVar(&req.Offline, "offline", false, "never download: URLs come from --cache or --url-map, and a task needing another is skipped")
+	rf := bindRunFlags(fs)
 	wait := fs.Bool("wait", false, "follow the run until it ends, then print its summary")
 	quiet := fs.Bool("q", false, "print only the run's id")
 	pos, err := parseAll(fs, args)
@@ -97,15 +82,9 @@ func (rc *runsCmd) start(ctx context.Context, args []string) error {
 	if err := want("start", pos, 0, 0, "no arguments"); err != nil {
 		return err
 	}
-	req.TimeoutMS = timeout.Milliseconds()
-	req.Retries = retries
-	if *screen != "" {
-		if req.Screen, err = parseScreen(*screen); err != nil {
-			return err
-		}
-	}
-	if *only != "" {
-		req.Only = strings.Split(*only, ",")
+	req, err := rf.request()
+	if err != nil {
+		return err
 	}
 	run, err := rc.client().StartRun(ctx, req)
 	if err != nil {

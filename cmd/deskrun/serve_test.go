@@ -3,9 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -385,5 +390,55 @@ func TestServeWarm(t *testing.T) {
 		if alive(n) {
 			t.Errorf("agentd %d still runs after the server stopped", n)
 		}
+	}
+}
+
+// TestServeTLSSelfSigned: with --tls-self-signed the server speaks HTTPS
+// under a certificate authority it writes for clients to trust, with a
+// certificate for the address clients dial and for each name they ask
+// for, a sandbox's port P-ID.DOMAIN included.
+func TestServeTLSSelfSigned(t *testing.T) {
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	srv := startServe(t, "--provider", "local", "--token", "tok", "--tls-self-signed", ca)
+	pemBytes, err := os.ReadFile(ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pemBytes) {
+		t.Fatalf("%s holds no certificate", ca)
+	}
+	addr := strings.TrimPrefix(srv.url, "http://")
+	for _, name := range []string{"", "localhost", "6080-0123456789abcdef.localhost"} {
+		c := &http.Client{Timeout: time.Minute, Transport: &http.Transport{
+			TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: name},
+			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, addr)
+			},
+		}}
+		host := cmp.Or(name, addr)
+		resp, err := c.Get("https://" + host + "/healthz")
+		if err != nil {
+			t.Errorf("%q: %v", name, err)
+			continue
+		}
+		resp.Body.Close()
+		// A sandbox's host reaches the E2B front (no such sandbox: 502),
+		// the others the server (healthz: 200).
+		want := 200
+		if strings.HasPrefix(name, "6080-") {
+			want = 502
+		}
+		if resp.StatusCode != want {
+			t.Errorf("%q: status %d, want %d", name, resp.StatusCode, want)
+		}
+	}
+	// Plain HTTP is not served.
+	if resp, err := http.Get(srv.url + "/healthz"); err == nil && resp.StatusCode == 200 {
+		resp.Body.Close()
+		t.Error("plain HTTP answered 200")
+	}
+	if code, _, stderr := runCLI(t, "serve", "--tls-cert", ca); code != 2 || !strings.Contains(stderr, "--tls-key") {
+		t.Errorf("--tls-cert alone: %d %q", code, stderr)
 	}
 }

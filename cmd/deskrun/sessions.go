@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,9 +22,14 @@ const sessionsUsage = `usage: deskrun sessions VERB [flags] [arguments]
 A client of a deskrun server's API. Verbs:
   list [--json]                       the sessions
   create [-q] [--provider P] [--image I] [--screen WxH] [--dialect D]
-         [--network] [--sudo] [--record] [--env K=V]... [--label K=V]...
+         [--network] [--sudo] [--record] [--runtime R] [--env K=V]... [--label K=V]...
                                       start a sandbox; prints the session (-q: its id)
   get ID                              the session
+  fork ID [-n N] [-q]                 N (1..16, default 1) new sessions from the session's current
+                                      state, each with its own id and token (-q: their ids);
+                                      needs a sandbox under the runsc-snap runtime (docs/snapshots.md)
+  pause ID                            save the session to disk and free its memory
+  resume ID                           restore a paused session as it was
   delete ID...                        destroy sessions
   recording ID [-o FILE]              the video of a session created with --record (WebM),
                                       also after it ended
@@ -78,6 +84,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		"list": sc.list, "create": sc.create, "get": sc.get, "delete": sc.delete,
 		"screenshot": sc.screenshot, "recording": sc.recording, "exec": sc.exec, "input": sc.input, "cursor": sc.cursor,
 		"tool": sc.tool, "read": sc.read, "write": sc.write, "vnc": sc.vnc,
+		"fork": sc.fork, "pause": sc.pause, "resume": sc.resume,
 	})
 }
 
@@ -118,12 +125,13 @@ func (sc *sessionsCmd) list(ctx context.Context, args []string) error {
 }
 
 func parseScreen(s string) (api.Screen, error) {
-	var sc api.Screen
 	w, h, ok := strings.Cut(s, "x")
-	if _, err := fmt.Sscanf(w+" "+h, "%d %d", &sc.Width, &sc.Height); !ok || err != nil {
-		return sc, usagef("--screen: want WxH, e.g. 1280x800, got %q", s)
+	width, errW := strconv.Atoi(w)
+	height, errH := strconv.Atoi(h)
+	if !ok || errW != nil || errH != nil {
+		return api.Screen{}, usagef("--screen: want WxH, e.g. 1280x800, got %q", s)
 	}
-	return sc, nil
+	return api.Screen{Width: width, Height: height}, nil
 }
 
 func (sc *sessionsCmd) create(ctx context.Context, args []string) error {
@@ -136,6 +144,7 @@ func (sc *sessionsCmd) create(ctx context.Context, args []string) error {
 	fs.BoolVar(&req.Network, "network", false, "give the sandbox network egress")
 	fs.BoolVar(&req.Sudo, "sudo", false, "let the agent's user run sudo (docker sandboxes)")
 	fs.BoolVar(&req.Record, "record", false, "record a video of the desktop (GET /v1/sessions/{id}/recording)")
+	fs.StringVar(&req.Runtime, "runtime", "", "container runtime of a docker sandbox, e.g. runsc-snap (gVisor with snapshots: fork, pause)")
 	var envs, labels keyValues
 	fs.Var(&envs, "env", "K=V added to the sandbox's environment (repeatable)")
 	fs.Var(&labels, "label", "K=V label of the sandbox (repeatable)")

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
@@ -125,10 +126,39 @@ func tooLarge(limit int64) error {
 // with a WWW-Authenticate header naming realm. An empty token turns the
 // check off. The comparison takes the same time whatever the token sent.
 func BearerAuth(token, realm string, open func(echo.Context) bool) echo.MiddlewareFunc {
+	return NewBearer(token).Auth(realm, open)
+}
+
+// Bearer is a bearer token that can be replaced while it is checked (a
+// sandbox restored from a snapshot takes a token of its own). Its
+// methods are safe for concurrent use.
+type Bearer struct {
+	sum atomic.Pointer[[sha256.Size]byte] // nil: no token, the check is off
+}
+
+// NewBearer returns the holder of token; an empty token turns the check
+// off.
+func NewBearer(token string) *Bearer {
+	b := &Bearer{}
+	if token != "" {
+		b.Set(token)
+	}
+	return b
+}
+
+// Set makes token the only one accepted from now on; token must not be
+// empty.
+func (b *Bearer) Set(token string) {
 	sum := sha256.Sum256([]byte(token))
+	b.sum.Store(&sum)
+}
+
+// Auth is [BearerAuth] checking b's current token.
+func (b *Bearer) Auth(realm string, open func(echo.Context) bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if token == "" || open != nil && open(c) {
+			sum := b.sum.Load()
+			if sum == nil || open != nil && open(c) {
 				return next(c)
 			}
 			scheme, got, _ := strings.Cut(c.Request().Header.Get("Authorization"), " ")

@@ -12,8 +12,9 @@
 // JSON and YAML decoding into that model ([DecodeJSON], [DecodeYAML]),
 // re patterns ([Compile]: RE2 when it can, a bounded backtracking engine
 // for lookaround and backreferences), shlex.split ([ShlexSplit]),
-// difflib's SequenceMatcher.ratio ([SequenceRatio]) and uuid.uuid5
-// ([UUID5URL]).
+// difflib's SequenceMatcher.ratio ([SequenceRatio]), uuid.uuid5
+// ([UUID5URL]) and int() and float() of a string ([ParseInt],
+// [ParseFloat]).
 //
 // It imports nothing of deskrun, so every floor may use it: agentd (the
 // accessibility tree's float text), the runner's dialects and the task

@@ -692,7 +692,7 @@ func TestEvalCIOutputs(t *testing.T) {
 }
 
 // TestExampleAgentServer runs the example agent server of examples/ and
-// a suite against it, as the README's CI recipe does: every task passes
+// a suite against it, as docs/benchmarks.md's CI recipe does: every task passes
 // and the tokens it reports are summed.
 func TestExampleAgentServer(t *testing.T) {
 	needSandboxes(t)

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -28,177 +25,6 @@ var (
 
 // LabelTask is the session label naming the task a sandbox runs.
 const LabelTask = "dev.deskrun.task"
-
-// attempt makes one attempt at t in a new session. teardown deletes the
-// session; it is never nil and is safe to call when ctx has ended.
-func (f *farm) attempt(ctx context.Context, j job) (o outcome, teardown func()) {
-	t := j.t
-	cfg := f.cfg
-	o.ID, o.Domain, o.Trial, o.Instruction = t.ID, t.Domain, j.trial, t.Instruction
-	teardown = func() {}
-	live := api.LiveTask{Task: o.Dir(), ID: t.ID, Instruction: t.Instruction, Phase: api.PhaseStarting, StartedAt: time.Now().UTC()}
-	progress := func(phase string, step int) {
-		if cfg.OnProgress != nil {
-			live.Phase, live.Step = phase, step
-			cfg.OnProgress(Progress{LiveTask: live})
-		}
-	}
-	progress(api.PhaseStarting, 0)
-	defer func() {
-		if cfg.OnProgress != nil {
-			cfg.OnProgress(Progress{LiveTask: live, Ended: true})
-		}
-	}()
-	// The task's time starts when its sandbox is up (below): a sandbox
-	// waiting for room (a cluster's quota or nodes) is queued, not late.
-	// Each provider bounds its own start.
-	tctx := ctx
-
-	// fail sets the outcome of a failure: canceled when the run was
-	// stopped, a timeout when the attempt's time ran out, else status,
-	// retried when the error is the infrastructure's.
-	fail := func(status, what string, err error) outcome {
-		if sk := task.SkipOf(err); sk != nil && ctx.Err() == nil {
-			o.Status, o.Error = StatusSkipped, sk.Error()
-			return o
-		}
-		switch {
-		case ctx.Err() != nil:
-			o.canceled = true
-		case tctx.Err() != nil:
-			o.Status = StatusTimeout
-			o.Error = fmt.Sprintf("timed out after %s (%s: %v)", cfg.Timeout, what, err)
-			return o
-		case status == StatusInfraError || infrastructure(err):
-			o.Status, o.retry = StatusInfraError, infrastructure(err)
-		default:
-			o.Status = status
-		}
-		o.Error = what + ": " + err.Error()
-		return o
-	}
-
-	dir := filepath.Join(cfg.Out, o.Dir())
-	if err := os.RemoveAll(dir); err != nil { // an earlier attempt's
-		return fail(StatusInfraError, "clear task folder", err), teardown
-	}
-	traj, err := newTrajectory(dir)
-	if err != nil {
-		return fail(StatusInfraError, "create trajectory", err), teardown
-	}
-	defer traj.close()
-	opts := cfg.TaskOptions
-	opts.HostBytes = task.NewHostBytes(cfg.MaxTaskBytes, "a task", f.bytes)
-	if opts.CacheDir == "" {
-		opts.CacheDir = filepath.Join(dir, "cache")
-	}
-
-	labels := maps.Clone(cfg.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	labels[LabelTask] = o.Dir()
-	began := time.Now()
-	sess, err := cfg.Manager.Create(ctx, api.CreateSessionRequest{
-		Provider: cfg.Provider, Image: cfg.Image, Screen: cfg.Screen, Dialect: cfg.Dialect, Labels: labels, Record: cfg.Record,
-	})
-	o.SandboxMS = since(began)
-	if err != nil {
-		if errdefs.IsInvalidArgument(err) || errdefs.IsNotFound(err) || errdefs.IsNotImplemented(err) {
-			// A bad request, or one the image cannot serve (a recording
-			// without ffmpeg): no retry.
-			return fail(StatusInfraError, "start sandbox", err), teardown
-		}
-		o = fail(StatusInfraError, "start sandbox", err)
-		o.retry = !o.canceled && o.Status == StatusInfraError
-		return o, teardown
-	}
-	if cfg.Record {
-		// Saved there when the session is deleted, by teardown.
-		sess.RecordTo(filepath.Join(dir, RecordingFile))
-		traj.videoStart = sess.Info().RecordingStartedAt
-	}
-	live.Session = sess.ID()
-	progress(api.PhaseSetup, 0)
-	teardown = func() {
-		// Long enough to save a video too.
-		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-		defer dcancel()
-		if err := cfg.Manager.Delete(dctx, sess.ID()); err != nil && !errdefs.IsNotFound(err) {
-			cfg.Logger.WarnContext(ctx, "delete session", "task", t.ID, "session", sess.ID(), "err", err)
-		}
-	}
-
-	taskCtx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
-	tctx = taskCtx
-	began = time.Now()
-	err = task.Setup(tctx, sess, t, opts)
-	o.SetupMS = since(began)
-	if err != nil {
-		return fail(StatusSetupError, "setup", err), teardown
-	}
-
-	ep := episode{f: f, t: t, sess: sess, traj: traj, o: &o, progress: progress}
-	// What setup started draws asynchronously (a browser's window is
-	// listed before its page is painted): the desktop gets the settle
-	// time before the agent's first look too, as OSWorld's runners pause
-	// after a reset.
-	if len(t.Config) > 0 {
-		settle := ep.settle
-		if startsWindows(t) {
-			settle = ep.settleLonger
-		}
-		if _, err := settle(tctx); err != nil {
-			return fail(StatusInfraError, "settle", err), teardown
-		}
-	}
-	progress(api.PhaseActing, 0)
-	if err := ep.run(tctx); err != nil {
-		return fail(ep.status, ep.what, err), teardown
-	}
-	progress(api.PhaseGrading, ep.step)
-	// Before grading: the settle after the agent's last step that drove
-	// the desktop waited for its commands and the screen; grading also
-	// waits for the desktop's programs to have taken in the agent's input
-	// (a program starved of the processor on a loaded host draws nothing
-	// while it works through the keys: the screen looks settled before
-	// Ctrl+S has saved the file), and waits longer where the settle ran
-	// out of time (a build typed last, say).
-	if ep.unsettled || ep.drove {
-		d := ep.f.cfg.Settle
-		if d > 0 && ep.f.cfg.Quiet > 0 {
-			d = max(d, 3*time.Second)
-		}
-		if _, err := ep.settleFor(tctx, ep.f.cfg.Quiet, d, true); err != nil {
-			return fail(StatusInfraError, "settle", err), teardown
-		}
-	}
-
-	// The screen as graded, for the report.
-	if shot, err := ep.observe(tctx); err == nil {
-		traj.final(ep.step, shot)
-	}
-	began = time.Now()
-	res, err := task.Evaluate(tctx, sess, t, task.EvalOptions{Options: opts, LastAction: o.LastAction})
-	o.EvalMS = since(began)
-	if err != nil {
-		return fail(StatusEvalError, "evaluate", err), teardown
-	}
-	o.Score = res.Score
-	o.Status = StatusFailed
-	if res.Score >= 1 {
-		o.Status = StatusPassed
-	}
-	var details []string
-	for _, m := range res.Metrics {
-		if m.Detail != "" {
-			details = append(details, m.Func+": "+m.Detail)
-		}
-	}
-	o.Detail = strings.Join(details, "; ")
-	return o, teardown
-}
 
 // episode is the agent loop of one attempt.
 type episode struct {
@@ -372,16 +198,38 @@ func (ep *episode) settle(ctx context.Context) (bool, error) {
 
 // settleLonger is the settle after a setup that started programs, whose
 // windows may not draw at once (a quiet screen while an application
-// loads is not a settled one): the programs quiet, then a quiet screen
-// of at least half a second, within at least three seconds. With fixed
-// pauses it is the same pause.
+// loads is not a settled one): the desktop's programs quiet, within
+// setupSettle, then the settle of a step with a quiet screen of at least
+// half a second, within at least three seconds. With fixed pauses it is
+// the same pause.
 func (ep *episode) settleLonger(ctx context.Context) (bool, error) {
 	q, d := ep.f.cfg.Quiet, ep.f.cfg.Settle
-	if q > 0 && d > 0 {
-		q, d = max(q, 500*time.Millisecond), max(d, 3*time.Second)
+	if q <= 0 || d <= 0 {
+		return ep.settleFor(ctx, q, d, true)
 	}
-	return ep.settleFor(ctx, q, d, true)
+	began := time.Now()
+	_, err := ep.sess.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: 1, TimeoutMS: int(setupSettle.Milliseconds()), Processes: true}})
+	ep.o.SettleMS += since(began)
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		ep.f.cfg.Logger.Debug("waiting for the desktop's programs failed", "err", err)
+	}
+	return ep.settleFor(ctx, max(q, 500*time.Millisecond), max(d, 3*time.Second), false)
 }
+
+// setupSettle bounds the wait for the desktop's programs to go quiet
+// after a setup that started programs. OSWorld's runner pauses 60 s
+// after each reset before the agent's first look (lib_run_single.py);
+// a loaded host needs that kind of time for LibreOffice to finish
+// loading a document after its window shows (seen: the toolbars still
+// drawing 5 s after, and the text a postconfig typed then lost, in 4 of
+// 8 Writer tasks at --parallel 8 on 2 cores, when this wait was 3 s).
+// The wait ends as soon as the programs are quiet (a program waiting,
+// as a command left running in a terminal does, is quiet): on an idle
+// host within a second. 45 s keeps it inside a session call's bound.
+const setupSettle = 45 * time.Second
 
 // startsWindows reports whether t's setup starts programs that may open
 // windows (launch, open, a browser's tabs) rather than only preparing

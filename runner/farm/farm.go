@@ -69,13 +69,16 @@ type Config struct {
 	// the trials results.jsonl has no line for.
 	Trials int
 
-	// Parallel is how many tasks run at once (default 1).
+	// Parallel is how many tasks run at once (default 1: a library
+	// caller's; a run's request always sets it, [api.DefaultRunParallel]
+	// when it names none).
 	Parallel int
-	// MaxSteps bounds the agent's steps per task (default 30). A task
+	// MaxSteps bounds the agent's steps per task (default
+	// [api.DefaultRunMaxSteps]). A task
 	// that reaches it is graded as it stands.
 	MaxSteps int
 	// Timeout bounds one attempt at a task, from starting its sandbox to
-	// grading it (default 10 minutes).
+	// grading it (default [api.DefaultRunTimeoutMS]).
 	Timeout time.Duration
 	// Retries is how many more attempts a task gets after an
 	// infrastructure failure: default 1, negative means none.
@@ -100,7 +103,25 @@ type Config struct {
 	Provider string
 	Image    string
 	Screen   api.Screen
+	Runtime  string
 	Labels   map[string]string
+	// Snapshots, when set, is where set-up desktops are kept: the first
+	// trial of a task whose provider can save sandboxes saves its desktop
+	// there once set up, and every further trial, in this run or a later
+	// one, starts from it without running the setup ([SnapshotCache]).
+	// Where that cannot be, the attempt runs its setup, and its result's
+	// SnapshotError says why. Nil runs every setup. Not with Record (a
+	// video starts with its sandbox).
+	Snapshots *SnapshotCache
+	// SnapshotsOff, with a nil Snapshots, says why snapshots asked for
+	// cannot be had: every result carries it as its SnapshotError.
+	SnapshotsOff string
+	// ForkTrials runs a task's trials side by side: the first trial's
+	// sandbox is set up (or restored from Snapshots) and forked into the
+	// others, each then driven and graded on its own. A task then holds
+	// Trials sandboxes at once; Parallel counts tasks. Where the fork
+	// fails, the trials left run as without it.
+	ForkTrials bool
 	// Record makes a video of each attempt's desktop, from the sandbox's
 	// start to its end, saved as <task>/recording.webm ([RecordingFile]);
 	// the steps of the trajectory then carry video_ms and the report
@@ -151,7 +172,7 @@ type Progress struct {
 
 func (c Config) withDefaults() Config {
 	if c.Trials <= 0 {
-		c.Trials = 1
+		c.Trials = api.DefaultRunTrials
 	}
 	if c.Prices == nil {
 		c.Prices = agent.DefaultPrices
@@ -160,7 +181,7 @@ func (c Config) withDefaults() Config {
 		c.Parallel = 1
 	}
 	if c.MaxSteps <= 0 {
-		c.MaxSteps = 30
+		c.MaxSteps = api.DefaultRunMaxSteps
 	}
 	if c.MaxTaskBytes <= 0 {
 		c.MaxTaskBytes = task.DefaultTaskBytes
@@ -169,11 +190,11 @@ func (c Config) withDefaults() Config {
 		c.MaxRunBytes = DefaultRunBytes
 	}
 	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Minute
+		c.Timeout = api.DefaultRunTimeoutMS * time.Millisecond
 	}
 	switch {
 	case c.Retries == 0:
-		c.Retries = 1
+		c.Retries = api.DefaultRunRetries
 	case c.Retries < 0:
 		c.Retries = 0
 	}
@@ -268,6 +289,14 @@ type Result struct {
 	ObserveMS int64 `json:"observe_ms"`
 	SettleMS  int64 `json:"settle_ms"`
 	EvalMS    int64 `json:"eval_ms"`
+	// Snapshot says how the last attempt's desktop was set up when the
+	// run used snapshots or forks: [SnapshotSaved], [SnapshotRestored] or
+	// [SnapshotForked]; empty when it ran its setup alone, and then
+	// SnapshotError says why, when snapshots were asked for.
+	// SnapshotMS is the time saving took.
+	Snapshot      string `json:"snapshot,omitempty"`
+	SnapshotError string `json:"snapshot_error,omitempty"`
+	SnapshotMS    int64  `json:"snapshot_ms,omitempty"`
 	// Usage sums the model tokens of the last attempt's steps, when the
 	// agent reports them; CostUSD is their price by Config.Prices (zero
 	// when the model has none).
@@ -370,15 +399,28 @@ func Run(ctx context.Context, cfg Config, tasks []*task.Task) ([]Result, error) 
 		cfg.Logger.InfoContext(ctx, "task finished", "task", r.ID, "status", r.Status, "score", r.Score, "steps", r.Steps, "attempts", r.Attempts, "err", r.Error)
 	}
 	f := &farm{cfg: cfg, prog: prog, bytes: task.NewHostBytes(cfg.MaxRunBytes, "the run", nil)}
+	switch {
+	case cfg.Snapshots == nil:
+		f.snapsOff = cfg.SnapshotsOff
+	case cfg.Record:
+		f.snapsOff = "snapshots: not with a recorded run (a video starts with its sandbox)"
+	default:
+		f.snaps = newSnapshots(cfg.Snapshots)
+	}
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallel)
-	for _, j := range todo {
+	for _, js := range schedule(todo, cfg) {
 		if ctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			if ctx.Err() == nil {
-				f.runTask(ctx, j, emit)
+			if ctx.Err() != nil {
+				return nil
+			}
+			if len(js) > 1 {
+				f.runForked(ctx, js, emit)
+			} else {
+				f.runTask(ctx, js[0], emit)
 			}
 			return nil
 		})
@@ -446,6 +488,49 @@ type farm struct {
 	prog *progress
 	// bytes bounds what the run's tasks copy to this host.
 	bytes *task.HostBytes
+	// snaps keeps the run's use of Config.Snapshots; nil without, and
+	// then snapsOff says why when snapshots were asked for.
+	snaps    *snapshots
+	snapsOff string
+}
+
+// schedule orders the run's jobs into the units its slots take: one
+// trial each, or with ForkTrials a task's trials together. With
+// snapshots and several trials, every task's first trial comes before
+// the other trials, so that those find their task's desktop saved
+// rather than wait for it.
+func schedule(todo []job, cfg Config) [][]job {
+	var out [][]job
+	if cfg.ForkTrials && cfg.Trials > 1 {
+		at := map[*task.Task]int{}
+		for _, j := range todo {
+			i, ok := at[j.t]
+			if !ok {
+				i = len(out)
+				at[j.t] = i
+				out = append(out, nil)
+			}
+			out[i] = append(out[i], j)
+		}
+		return out
+	}
+	for _, j := range todo {
+		out = append(out, []job{j})
+	}
+	if cfg.Snapshots != nil && cfg.Trials > 1 {
+		seen := map[*task.Task]bool{}
+		var first, rest [][]job
+		for _, js := range out {
+			if seen[js[0].t] {
+				rest = append(rest, js)
+				continue
+			}
+			seen[js[0].t] = true
+			first = append(first, js)
+		}
+		out = append(first, rest...)
+	}
+	return out
 }
 
 // DefaultRunBytes is [Config.MaxRunBytes]'s default.
@@ -455,6 +540,12 @@ const DefaultRunBytes = 32 << 30
 // unless ctx ended first. The result is emitted as soon as it is known,
 // before the sandbox is stopped.
 func (f *farm) runTask(ctx context.Context, j job, emitResult func(Result)) {
+	f.runAttempts(ctx, j, emitResult, nil)
+}
+
+// runAttempts is runTask whose first attempt, when first is set, is
+// first's (an attempt already under way: a forked trial's).
+func (f *farm) runAttempts(ctx context.Context, j job, emitResult func(Result), first func() (outcome, func())) {
 	// Every result names the task file it graded and the OSWorld tree
 	// the grading follows.
 	emit := func(r Result) {
@@ -475,7 +566,13 @@ func (f *farm) runTask(ctx context.Context, j job, emitResult func(Result)) {
 		return
 	}
 	for n := 1; ; n++ {
-		o, teardown := f.attempt(ctx, j)
+		var o outcome
+		var teardown func()
+		if n == 1 && first != nil {
+			o, teardown = first()
+		} else {
+			o, teardown = f.attempt(ctx, j)
+		}
 		r := o.Result
 		again := !o.canceled && o.retry && n <= f.cfg.Retries
 		if !o.canceled && !again {

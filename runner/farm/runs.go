@@ -32,22 +32,6 @@ const RunFile = "run.json"
 // belongs to.
 const LabelRun = "dev.deskrun.run"
 
-// Bounds of a [api.CreateRunRequest] and its defaults, as documented
-// there.
-const (
-	maxParallel  = 64
-	maxTrials    = 100
-	maxStepLimit = 1000
-	maxRetries   = 10
-	minTimeout   = time.Second
-	maxTimeout   = 24 * time.Hour
-
-	defaultParallel = 4
-	defaultMaxSteps = 30
-	defaultTimeout  = 10 * time.Minute
-	defaultRetries  = 1
-)
-
 // Why runs are cancelled, as their Error says.
 var (
 	errCancelled = errors.New("cancelled on request")
@@ -91,9 +75,24 @@ type RunsConfig struct {
 	// OnResult, when set, is called with every task result of every run
 	// ([Config.OnResult]); it must be safe for concurrent use.
 	OnResult func(Result)
+	// Snapshots keeps the set-up desktops of the runs whose request asks
+	// for snapshots ([Config.Snapshots]); nil runs every setup, the
+	// results saying the server keeps none.
+	Snapshots *SnapshotCache
 	// LoadTimeout bounds loading a request's task files (default 60s):
 	// a tree that takes longer refuses the run, and the server goes on.
 	LoadTimeout time.Duration
+	// OnStart, when set, is called as each run starts with what was
+	// prepared for it ([Prepare]): its request, tasks, options and agent.
+	OnStart func(api.Run, Plan)
+}
+
+// preparation is what the runs' requests are prepared with.
+func (rs *Runs) preparation() Preparation {
+	return Preparation{
+		Manager: rs.cfg.Manager, TasksRoot: rs.cfg.TasksRoot, Agents: rs.cfg.Agents,
+		TaskOptions: rs.cfg.TaskOptions, Fetch: rs.cfg.Fetch, Apps: rs.cfg.Apps, LoadTimeout: rs.cfg.LoadTimeout,
+	}
 }
 
 // defaultLoadTimeout bounds loading a run's tasks; OSWorld's 369 files
@@ -256,118 +255,6 @@ func invalidField(field string, err error) error {
 	return errdefs.ErrInvalidArgument.WithMessage(field + ": " + strings.TrimPrefix(err.Error(), "farm: "))
 }
 
-func outOfRange(field string, v, lo, hi int64) error {
-	return errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("%s: must be between %d and %d, got %d", field, lo, hi, v))
-}
-
-// validate checks req and applies its defaults. Errors are of class
-// [errdefs.ErrInvalidArgument] and name the field.
-func (rs *Runs) validate(req api.CreateRunRequest) (api.CreateRunRequest, error) {
-	if strings.TrimSpace(req.Tasks) == "" {
-		return req, errdefs.ErrInvalidArgument.WithMessage("tasks: required, a task file or folder on the server")
-	}
-	if root := rs.cfg.TasksRoot; root != "" {
-		p, err := within(root, req.Tasks)
-		if err != nil {
-			return req, errdefs.ErrInvalidArgument.WithMessage("tasks: " + err.Error())
-		}
-		req.Tasks = p
-	}
-	if req.Agent == "" {
-		req.Agent = "replay"
-	}
-	if req.Trials == 0 {
-		req.Trials = 1
-	}
-	if req.Trials < 1 || req.Trials > maxTrials {
-		return req, outOfRange("trials", int64(req.Trials), 1, maxTrials)
-	}
-	if req.Parallel == 0 {
-		req.Parallel = defaultParallel
-	}
-	if req.Parallel < 1 || req.Parallel > maxParallel {
-		return req, outOfRange("parallel", int64(req.Parallel), 1, maxParallel)
-	}
-	if req.MaxSteps == 0 {
-		req.MaxSteps = defaultMaxSteps
-	}
-	if req.MaxSteps < 1 || req.MaxSteps > maxStepLimit {
-		return req, outOfRange("max_steps", int64(req.MaxSteps), 1, maxStepLimit)
-	}
-	if req.TimeoutMS == 0 {
-		req.TimeoutMS = defaultTimeout.Milliseconds()
-	}
-	if req.TimeoutMS < minTimeout.Milliseconds() || req.TimeoutMS > maxTimeout.Milliseconds() {
-		return req, outOfRange("timeout_ms", req.TimeoutMS, minTimeout.Milliseconds(), maxTimeout.Milliseconds())
-	}
-	retries := defaultRetries
-	if req.Retries != nil {
-		retries = *req.Retries
-	}
-	if retries < 0 || retries > maxRetries {
-		return req, outOfRange("retries", int64(retries), 0, maxRetries)
-	}
-	req.Retries = &retries
-	if err := rs.cfg.Manager.Validate(api.CreateSessionRequest{Provider: req.Provider, Image: req.Image, Screen: req.Screen}); err != nil {
-		return req, err // names provider or screen.*
-	}
-	for i, p := range req.Only {
-		if strings.TrimSpace(p) == "" {
-			return req, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("only[%d]: empty pattern", i))
-		}
-	}
-	for _, f := range []struct {
-		name string
-		path *string
-	}{{"cache", &req.Cache}, {"url_map", &req.URLMap}} {
-		if *f.path == "" {
-			continue
-		}
-		if root := rs.cfg.TasksRoot; root != "" {
-			p, err := within(root, *f.path)
-			if err != nil {
-				return req, invalidField(f.name, err)
-			}
-			*f.path = p
-		}
-	}
-	if req.Cache != "" {
-		st, err := os.Stat(req.Cache)
-		if err != nil {
-			return req, invalidField("cache", err)
-		}
-		if !st.IsDir() {
-			return req, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("cache: %s is not a folder", req.Cache))
-		}
-	}
-	return req, nil
-}
-
-// taskOptions returns the task options of a run of req: the server's,
-// with the request's download cache, URL map and offline.
-func (rs *Runs) taskOptions(req api.CreateRunRequest) (task.Options, error) {
-	opts := rs.cfg.TaskOptions
-	fetch := rs.cfg.Fetch
-	fetch.Offline = req.Offline
-	if req.URLMap != "" {
-		m, err := task.ReadURLMap(req.URLMap)
-		if err != nil {
-			return opts, invalidField("url_map", err)
-		}
-		if root := rs.cfg.TasksRoot; root != "" {
-			for u, p := range m {
-				if _, err := within(root, p); err != nil {
-					return opts, invalidField("url_map", fmt.Errorf("%s: %w", u, err))
-				}
-			}
-		}
-		fetch.URLMap = m
-	}
-	opts.Fetch = task.NewFetch(fetch)
-	opts.DownloadCache = req.Cache
-	return opts, nil
-}
-
 // Start checks req, loads its tasks and makes its agent, then runs them
 // in the background in a new directory under the runs directory, and
 // returns the run (status running). A bad request, tasks that do not
@@ -377,44 +264,11 @@ func (rs *Runs) taskOptions(req api.CreateRunRequest) (task.Options, error) {
 // or a runs directory that cannot be written is
 // [errdefs.ErrUnavailable].
 func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
-	req, err := rs.validate(req)
+	pl, err := Prepare(req, rs.preparation())
 	if err != nil {
 		return api.Run{}, err
 	}
-	tasks, err := loadTasks(req.Tasks, rs.cfg.LoadTimeout)
-	if err != nil {
-		return api.Run{}, invalidField("tasks", err)
-	}
-	if len(tasks) == 0 {
-		return api.Run{}, errdefs.ErrInvalidArgument.WithMessage(fmt.Sprintf("tasks: %s holds no task (.json or .yaml) files", req.Tasks))
-	}
-	if tasks, err = Select(tasks, req.Only); err != nil {
-		return api.Run{}, invalidField("only", err)
-	}
-	if err := checkTasks(tasks, req.Trials); err != nil {
-		return api.Run{}, invalidField("tasks", err)
-	}
-	taskOpts, err := rs.taskOptions(req)
-	if err != nil {
-		return api.Run{}, err
-	}
-	var apps task.Apps
-	if rs.cfg.Apps != nil {
-		if apps, err = rs.cfg.Apps(req.Provider, req.Image); err != nil {
-			return api.Run{}, invalidField("image", err)
-		}
-	}
-	task.SkipMissing(tasks, apps)
-	opts := rs.cfg.Agents
-	opts.HTTPToken = agent.Secret(req.AgentToken)
-	ag, err := agent.FromSpec(req.Agent, opts)
-	if err != nil {
-		return api.Run{}, invalidField("agent", err)
-	}
-	req.AgentToken = ""
-	// What is stored (run.json), logged and answered names the agent
-	// without the credentials its URL may hold.
-	req.Agent = agent.Redact(req.Agent)
+	req, tasks := pl.Request, pl.Tasks
 
 	id := newRunID()
 	out := filepath.Join(rs.cfg.Dir, id)
@@ -443,31 +297,34 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 
 	log := rs.log.With("run", id)
 	log.Info("run started", "tasks", len(tasks), "agent", req.Agent, "parallel", req.Parallel, "out", out)
-	cfg := Config{
-		Manager: rs.cfg.Manager, Agent: ag, Out: out,
-		Trials: req.Trials, Parallel: req.Parallel, MaxSteps: req.MaxSteps, Timeout: time.Duration(req.TimeoutMS) * time.Millisecond,
-		Retries:  retriesOf(*req.Retries),
-		Provider: req.Provider, Image: req.Image, Screen: req.Screen, Record: req.Record,
-		Labels:      map[string]string{LabelRun: id},
-		TaskOptions: taskOpts,
-		Logger:      log,
-		OnProgress: func(p Progress) {
-			rs.mu.Lock()
-			defer rs.mu.Unlock()
-			if p.Ended {
-				delete(r.live, p.Task)
-				return
-			}
-			r.live[p.Task] = p.LiveTask
-		},
-		OnResult: func(res Result) {
-			rs.mu.Lock()
-			count(&r.info, res)
-			rs.mu.Unlock()
-			if rs.cfg.OnResult != nil {
-				rs.cfg.OnResult(res)
-			}
-		},
+	cfg := pl.Config()
+	cfg.Manager, cfg.Out, cfg.Logger = rs.cfg.Manager, out, log
+	cfg.Labels = map[string]string{LabelRun: id}
+	if *pl.Request.Snapshots {
+		cfg.Snapshots = rs.cfg.Snapshots
+		if cfg.Snapshots == nil {
+			cfg.SnapshotsOff = "snapshots: this server keeps none (deskrun serve --snapshot-cache)"
+		}
+	}
+	cfg.OnProgress = func(p Progress) {
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		if p.Ended {
+			delete(r.live, p.Task)
+			return
+		}
+		r.live[p.Task] = p.LiveTask
+	}
+	cfg.OnResult = func(res Result) {
+		rs.mu.Lock()
+		count(&r.info, res)
+		rs.mu.Unlock()
+		if rs.cfg.OnResult != nil {
+			rs.cfg.OnResult(res)
+		}
+	}
+	if rs.cfg.OnStart != nil {
+		rs.cfg.OnStart(info, pl)
 	}
 	go func() {
 		defer rs.wg.Done()
@@ -475,15 +332,6 @@ func (rs *Runs) Start(req api.CreateRunRequest) (api.Run, error) {
 		rs.run(ctx, r, cfg, tasks, log)
 	}()
 	return info, nil
-}
-
-// retriesOf maps a request's retries (0 = none) onto [Config.Retries]
-// (0 = default, negative = none).
-func retriesOf(n int) int {
-	if n == 0 {
-		return -1
-	}
-	return n
 }
 
 // run runs the tasks of r and records how the run ended.

@@ -25,7 +25,7 @@ const (
 )
 
 // OSWorldCommit names the OSWorld tree deskrun's loader, steps, getters
-// and metrics follow (the README says the same).
+// and metrics follow (docs/osworld.md says the same).
 const OSWorldCommit = "ljxpython/OSWorldUse@f6cee71 (xlang-ai/OSWorld as of 2026-04)"
 
 // CheckEntry is the verdict on one task file.

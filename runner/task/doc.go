@@ -169,7 +169,8 @@
 //     (runner/task/internal/office) that gives the values python-pptx gives: None for
 //     an absent attribute, placeholders' positions inherited from layout
 //     and master. Parts are bounded in size, XML in depth and element
-//     count, and every read has a 30 s deadline.
+//     count, and every one of these metrics runs under the 60 s deadline
+//     of the office metrics (below).
 //   - Images (image.go): compare_images, compare_image_list,
 //     check_structure_sim and the GIMP checks
 //     check_brightness_decrease_and_structure_sim,
@@ -298,17 +299,23 @@
 // (colour strings, the cached values, the parts of charts and pivot
 // caches), which a higher-level library normalises or does not read.
 // Every read is bounded (64 MiB per part, 20000 entries, 256 levels of
-// XML) and every office metric runs under a 60 s deadline, so a corrupt
-// file scores 0 with a detail. PDFs go through poppler's pdftotext,
-// pdfinfo and pdftoppm (Debian's poppler-utils, installed by
-// scripts/install-deps.sh) in a child process with a 30 s deadline:
-// the Go PDF text extractors read only part of the font encodings
-// LibreOffice writes, poppler reads them all, renders pages (which
-// compare_pdf_images needs anyway) and a malformed PDF cannot take the
-// runner down with it. OSWorld extracts with MuPDF; the two engines
-// order some text differently, but compare_pdfs compares two PDFs
-// through the same engine. Legacy formats (.xls, .doc, .ods) are not
-// converted: no OSWorld task grades one.
+// XML) and every office and presentation metric runs under one 60 s
+// deadline (metric.withDeadline), so a corrupt
+// file scores 0 with a detail. PDFs go through programs Debian ships,
+// installed by scripts/install-deps.sh, each in a child process with a
+// 30 s deadline: the Go PDF text extractors read only part of the font
+// encodings LibreOffice writes, and a malformed PDF cannot take the
+// runner down with it. compare_pdfs reads text with MuPDF, the engine
+// OSWorld's PyMuPDF wraps: MuPDF's mutool (mupdf-tools) runs a short
+// script that prints each page as PyMuPDF does (MuPDF's reading
+// order, a line at each large gap, ligatures and spaces kept, characters
+// cut by the page's edge left out); poppler's pdftotext orders and joins
+// text differently and scored 61 of the oracle's 130 compare_pdfs cases
+// otherwise than OSWorld. check_pdf_pages and compare_pdf_images count
+// pages and extract images with poppler's pdfinfo and pdfimages
+// (poppler-utils), which agree with PyMuPDF on every oracle case.
+// Legacy formats (.xls, .doc, .ods) are not converted: no OSWorld task
+// grades one.
 //
 // # Solutions
 //

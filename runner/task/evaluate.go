@@ -231,15 +231,21 @@ const (
 // as soon as the programs are quiet: on an idle desktop within about
 // half a second.
 func settleAfterPostconfig(ctx context.Context, sb Sandbox) error {
+	return waitIdle(ctx, sb, api.Action{Type: api.ActionWaitIdle, MS: int(postconfigQuiet.Milliseconds()),
+		TimeoutMS: int(postconfigSettle.Milliseconds()), Commands: true, Processes: true})
+}
+
+// waitIdle runs agentd's wait_idle a where sb can wait; it fails only
+// when ctx ended (an agentd that cannot wait, an older image, leaves
+// setup and grading as they were).
+func waitIdle(ctx context.Context, sb Sandbox, a api.Action) error {
 	w, ok := sb.(Waiter)
 	if !ok {
 		return nil
 	}
-	_, err := w.Input(ctx, []api.Action{{Type: api.ActionWaitIdle, MS: int(postconfigQuiet.Milliseconds()),
-		TimeoutMS: int(postconfigSettle.Milliseconds()), Commands: true, Processes: true}})
+	_, err := w.Input(ctx, []api.Action{a})
 	if err != nil && ctx.Err() != nil {
 		return err
 	}
-	// an agentd that cannot wait (an older image) leaves grading as it was
 	return nil
 }

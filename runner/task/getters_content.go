@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"strconv"
-	"time"
 
 	"github.com/containerd/errdefs"
-	"github.com/deskrun/deskrun/internal/py"
 	"github.com/deskrun/deskrun/runner/task/internal/office"
 )
 
@@ -77,49 +74,12 @@ func xlsxLastRow(p string) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(fr.Cols) == 0 || len(fr.Cols[0]) == 0 {
+	if fr.Columns() == 0 || fr.Rows() == 0 {
 		return nil, fmt.Errorf("the sheet has no data row (iloc[-1] of an empty frame)")
 	}
-	last := len(fr.Cols[0]) - 1
-	out := make([]any, len(fr.Cols))
-	for c, col := range fr.Cols {
-		out[c] = pandasStr(col[last], fr.Kinds[c])
+	out := make([]any, fr.Columns())
+	for c := range out {
+		out[c] = fr.Str(c, fr.Rows()-1)
 	}
 	return out, nil
-}
-
-// pandasStr is str() of a value of a column of kind (office.LoadFrame's kinds).
-func pandasStr(v any, kind string) string {
-	if v == nil {
-		if kind == "datetime" {
-			return "NaT"
-		}
-		return "nan"
-	}
-	if kind == "datetime" {
-		if f, ok := office.CellFloat(v); ok {
-			return excelSerialTime(f).Format(time.DateTime)
-		}
-	}
-	switch x := v.(type) {
-	case int64:
-		if kind == "float" {
-			return py.Float(float64(x))
-		}
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return py.Float(x)
-	}
-	return py.Str(v)
-}
-
-// excelSerialTime is the time of an Excel serial date (1900 system, as
-// openpyxl reads it: day 1 is 1900-01-01, the phantom 1900-02-29 skipped).
-func excelSerialTime(f float64) time.Time {
-	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
-	if f < 60 {
-		base = base.AddDate(0, 0, 1)
-	}
-	ms := int64(f*86400000 + 0.5)
-	return base.Add(time.Duration(ms) * time.Millisecond).Round(time.Second)
 }

@@ -397,7 +397,7 @@ func buildEvaluator(v any, strict bool) (Evaluator, error) {
 		if e.List {
 			idx = fmt.Sprintf("[%d]", i)
 		}
-		if spec.NeedsExpected && e.Expected[i] == nil {
+		if !spec.ExpectedOptional && e.Expected[i] == nil {
 			return e, fmt.Errorf("evaluator.expected%s: required by metric %q", idx, name)
 		}
 		if spec.CheckOptions != nil {

@@ -50,9 +50,14 @@ type Options struct {
 	// UntilTimeout bounds how long an execute step with "until" keeps
 	// retrying (default 60s).
 	UntilTimeout time.Duration
-	// WindowTimeout bounds how long activate_window, close_window and
-	// open wait for their window to appear (default 10s).
+	// WindowTimeout bounds how long activate_window and close_window
+	// wait for their window to appear (default 10s).
 	WindowTimeout time.Duration
+	// OpenTimeout bounds how long open waits for the window of the file
+	// it opened (default 3 minutes; OSWorld's server waits up to 30
+	// minutes): LibreOffice's first start on a loaded host takes tens of
+	// seconds.
+	OpenTimeout time.Duration
 	// HostBytes bounds the bytes the task copies to the runner host
 	// (into the cache folder and the download cache), across Setup and
 	// Evaluate when both get the same one; a copy that would pass it
@@ -76,6 +81,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.WindowTimeout <= 0 {
 		o.WindowTimeout = 10 * time.Second
+	}
+	if o.OpenTimeout <= 0 {
+		o.OpenTimeout = 3 * time.Minute
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -470,7 +478,7 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 	if res.ExitCode != 0 {
 		return errdefs.ErrFailedPrecondition.WithMessage(fmt.Sprintf("open %s: %s", target, strings.TrimSpace(res.Stderr)))
 	}
-	w, found, err := r.waitOpened(ctx, path.Base(target), before)
+	w, named, found, err := r.waitOpened(ctx, path.Base(target), before)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", target, err)
 	}
@@ -479,25 +487,44 @@ func (r *run) open(ctx context.Context, p map[string]any) error {
 		return nil
 	}
 	r.log.DebugContext(ctx, "opened file's window", "path", target, "window", w.ID, "title", w.Title, "class", w.Class)
+	if named {
+		// As OSWorld's server does (wmctrl -i -a): the window that names
+		// the file gets the focus, which a window manager preventing
+		// focus stealing may have kept from it.
+		if err := r.sb.ActivateWindow(ctx, w.ID); err != nil && !errdefs.IsNotFound(err) {
+			return fmt.Errorf("open %s: activate window %d %q: %w", target, w.ID, w.Title, err)
+		}
+	}
 	return nil
 }
+
+// openPatience is how long open waits for a first new window before it
+// takes the desktop's quiet programs for an app that will show none:
+// OSWorld's pause after a reset (60 s). On a loaded host LibreOffice can
+// show nothing, not even its splash screen, for over 15 s, its programs
+// waiting on the disk rather than running (seen at --parallel 8 on 2
+// cores, one task in 40).
+const openPatience = 60 * time.Second
 
 // openSettle is how long the new windows of an opened file must stay as
 // they are, none naming the file, before open takes them for the app's.
 const openSettle = 3 * time.Second
 
-// waitOpened waits, like OSWorld's server and for at most the window
-// timeout, for the window of a file just opened: one whose title names
-// the file (base, or base without its extension, as OSWorld's server
-// looks for it: GIMP shows "[table] (imported)-1.0 ..."), or else new
-// windows (not among before) with a WM_CLASS that have not changed for
-// openSettle. An app first shows windows that are not the document's:
-// LibreOffice a splash screen ("LibreOffice", no WM_CLASS, which can
-// stay for seconds on a cold start) and then an empty frame
-// ("LibreOffice 7.4") before "table.xlsx - LibreOffice Calc"; the step
-// ends at the document's window, or at the windows of an app that does
-// not name its file.
-func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) (api.Window, bool, error) {
+// waitOpened waits, like OSWorld's server and for at most OpenTimeout,
+// for the window of a file just opened: one whose title names the file
+// (base, or base without its extension, as OSWorld's server looks for
+// it: GIMP shows "[table] (imported)-1.0 ..."), or else new windows (not
+// among before) with a WM_CLASS that have not changed for openSettle
+// while the desktop's programs went quiet; with no new window after
+// openPatience, it gives up once the programs are quiet. An app first shows windows
+// that are not the document's: LibreOffice a splash screen
+// ("LibreOffice", no WM_CLASS, which can stay for seconds on a cold
+// start) and then an empty frame ("LibreOffice 7.4") before
+// "table.xlsx - LibreOffice Calc", the frame unchanged for seconds on a
+// loaded host while LibreOffice reads the file; the step ends at the
+// document's window, or at the windows of an app that does not name its
+// file once nothing on the desktop is at work any more.
+func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) (w api.Window, named, found bool, err error) {
 	known := map[uint32]bool{}
 	for _, w := range before {
 		known[w.ID] = true
@@ -506,19 +533,21 @@ func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) 
 	names := func(title string) bool {
 		return strings.Contains(title, base) || (stem != "" && strings.Contains(title, stem))
 	}
-	deadline := time.Now().Add(r.opts.WindowTimeout)
+	deadline := time.Now().Add(r.opts.OpenTimeout)
+	patience := time.Now().Add(openPatience)
 	var seen string // the new windows at the last poll
 	var since time.Time
+	quieted := "\x00" // the new windows when the programs were last waited for
 	for {
 		ws, err := r.sb.Windows(ctx)
 		if err != nil {
-			return api.Window{}, false, fmt.Errorf("list windows: %w", err)
+			return api.Window{}, false, false, fmt.Errorf("list windows: %w", err)
 		}
 		var fresh []api.Window
 		var sig strings.Builder
 		for _, w := range ws {
 			if names(w.Title) {
-				return w, true, nil
+				return w, true, true, nil
 			}
 			if !known[w.ID] && w.Class != "" {
 				fresh = append(fresh, w)
@@ -529,16 +558,41 @@ func (r *run) waitOpened(ctx context.Context, base string, before []api.Window) 
 		if sig.String() != seen {
 			seen, since = sig.String(), now
 		}
-		if len(fresh) > 0 && (now.Sub(since) >= openSettle || !now.Before(deadline)) {
-			return fresh[len(fresh)-1], true, nil
+		last := func() (api.Window, bool, bool, error) {
+			if len(fresh) == 0 {
+				return api.Window{}, false, false, nil
+			}
+			return fresh[len(fresh)-1], false, true, nil
 		}
 		if !now.Before(deadline) {
-			return api.Window{}, false, nil
+			return last()
+		}
+		// New windows unchanged for openSettle, none naming the file (an
+		// app that does not name it, or one still at work on it), or no
+		// new window after openPatience (an app still starting, or none
+		// coming): once the desktop's programs are quiet with the windows
+		// as they are, this is what the file opened.
+		if (len(fresh) > 0 && now.Sub(since) >= openSettle) || (len(fresh) == 0 && !now.Before(patience)) {
+			if quieted == seen {
+				return last()
+			}
+			quieted = seen
+			if err := r.quiet(ctx, deadline.Sub(now)); err != nil {
+				return api.Window{}, false, false, err
+			}
+			continue
 		}
 		if err := sleepCtx(ctx, 200*time.Millisecond); err != nil {
-			return api.Window{}, false, err
+			return api.Window{}, false, false, err
 		}
 	}
+}
+
+// quiet waits, where the sandbox can, at most d for the desktop's
+// programs to be quiet (wait_idle with processes); an error only when ctx
+// ended.
+func (r *run) quiet(ctx context.Context, d time.Duration) error {
+	return waitIdle(ctx, r.sb, api.Action{Type: api.ActionWaitIdle, MS: 500, TimeoutMS: max(1, int(d.Milliseconds())), Processes: true})
 }
 
 func checkSleep(f fields) error {

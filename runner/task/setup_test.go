@@ -418,6 +418,91 @@ func TestOpenWaitsForDocumentWindow(t *testing.T) {
 	})
 }
 
+// busySandbox is a fake whose desktop's programs are at work until
+// busyUntil: wait_idle with processes returns then (or at its timeout).
+type busySandbox struct {
+	*fakeSandbox
+	busyUntil time.Time
+	waits     int
+}
+
+func (b *busySandbox) Input(ctx context.Context, actions []api.Action) (api.InputResult, error) {
+	for _, a := range actions {
+		if a.Type == api.ActionWaitIdle && a.Processes {
+			b.waits++
+			d := min(time.Until(b.busyUntil), time.Duration(a.TimeoutMS)*time.Millisecond)
+			if err := sleepCtx(ctx, d); err != nil {
+				return api.InputResult{}, err
+			}
+		}
+	}
+	return api.InputResult{}, nil
+}
+
+// TestOpenOnLoadedHost: on a loaded host LibreOffice's empty frame stays
+// unchanged for seconds while it reads the file; the open step does not
+// take that frame for the app's window while LibreOffice is at work, and
+// ends at the document's window, past the 10 s activate_window waits,
+// which it activates as OSWorld's server does.
+func TestOpenOnLoadedHost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake()
+		f.files["/home/user/notes.odt"] = []byte("PK")
+		b := &busySandbox{fakeSandbox: f}
+		f.exec = func(req api.ExecRequest) api.ExecResult {
+			if !slices.ContainsFunc(req.Cmd, func(s string) bool { return strings.Contains(s, "gio open") }) {
+				return api.ExecResult{}
+			}
+			b.busyUntil = time.Now().Add(15 * time.Second)
+			go func() {
+				time.Sleep(2 * time.Second)
+				f.mu.Lock()
+				f.windows = append(f.windows, api.Window{ID: 8, Title: "LibreOffice 7.4", Class: "soffice.Soffice"})
+				f.mu.Unlock()
+				time.Sleep(12 * time.Second)
+				f.mu.Lock()
+				f.windows = append(f.windows, api.Window{ID: 9, Title: "notes.odt - LibreOffice Writer", Class: "libreoffice-writer.libreoffice-writer"})
+				f.mu.Unlock()
+			}()
+			return api.ExecResult{}
+		}
+		tk := parseTask(t, withConfig(`[{"type": "open", "parameters": {"path": "/home/user/notes.odt"}}]`), "")
+		start := time.Now()
+		if err := Setup(t.Context(), b, tk, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < 14*time.Second || took > 16*time.Second {
+			t.Errorf("open took %v, want it to end at the document's window (14 s) once LibreOffice is quiet (15 s)", took)
+		}
+		if b.waits == 0 {
+			t.Error("open never waited for the desktop's programs")
+		}
+		if !slices.Equal(f.activated, []uint32{9}) {
+			t.Errorf("activated %v, want the document's window 9", f.activated)
+		}
+	})
+	// A file whose app shows no window: open waits openPatience for a
+	// first window, and past it while the programs work (70 s), not for
+	// OpenTimeout.
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake()
+		f.files["/home/user/page.html"] = []byte("<h1>x</h1>")
+		b := &busySandbox{fakeSandbox: f}
+		f.exec = func(req api.ExecRequest) api.ExecResult {
+			b.busyUntil = time.Now().Add(70 * time.Second)
+			return api.ExecResult{}
+		}
+		tk := parseTask(t, withConfig(`[{"type": "open", "parameters": {"path": "/home/user/page.html"}}]`), "")
+		start := time.Now()
+		if err := Setup(t.Context(), b, tk, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < 70*time.Second || took > 71*time.Second {
+			t.Errorf("open took %v, want it to give up once the programs are quiet (70 s)", took)
+		}
+	})
+}
+
 func TestSleepHonoursContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)

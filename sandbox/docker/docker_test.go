@@ -441,3 +441,59 @@ func TestImageLabels(t *testing.T) {
 		t.Errorf("unknown image: %v", err)
 	}
 }
+
+// TestMaxStarting: with MaxStarting 2, a third Start waits until one of
+// the two starting answers, and its StartTimeout runs from then: it is
+// not late for the time it waited.
+func TestMaxStarting(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _, _ := newTestProvider(t, Config{MaxStarting: 2, StartTimeout: time.Minute}, nil)
+		gate := make(chan struct{})
+		var mu sync.Mutex
+		checking := 0
+		p.healthy = func(ctx context.Context, url string) error {
+			mu.Lock()
+			checking++
+			mu.Unlock()
+			select {
+			case <-gate:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		errs := make(chan error, 3)
+		for range 3 {
+			go func() {
+				_, err := p.Start(context.Background(), sandbox.Spec{})
+				errs <- err
+			}()
+		}
+		count := func() int {
+			synctest.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			return checking
+		}
+		time.Sleep(30 * time.Second)
+		if n := count(); n != 2 {
+			t.Fatalf("%d starts under way, want 2 (MaxStarting)", n)
+		}
+		// The two time out at 60 s (the gate stays shut); the third then
+		// starts, and 30 s later, 90 s after it was asked for, it is
+		// still within its own timeout: it answers once the gate opens.
+		for range 2 {
+			if err := <-errs; !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("first two: %v, want their own timeout", err)
+			}
+		}
+		time.Sleep(30 * time.Second)
+		if n := count(); n != 3 {
+			t.Fatalf("%d starts under way, want the third's too", n)
+		}
+		close(gate)
+		if err := <-errs; err != nil {
+			t.Errorf("the third, started once a slot was free: %v", err)
+		}
+	})
+}

@@ -111,7 +111,8 @@ const (
 	ReachPortForward
 )
 
-// agentdEntrypoint is the entrypoint of images/minimal and images/desktop.
+// agentdEntrypoint is the entrypoint of images/minimal, and of an image
+// not named in DefaultEntrypoints.
 var agentdEntrypoint = []string{"/usr/local/bin/agentd", "--addr", "0.0.0.0:7000", "--xvfb", "--wm", "openbox"}
 
 // DefaultEntrypoints are the entrypoints of deskrun's images, by the
@@ -119,7 +120,8 @@ var agentdEntrypoint = []string{"/usr/local/bin/agentd", "--addr", "0.0.0.0:7000
 // image's entrypoint, and the provider must run it behind setpriv.
 var DefaultEntrypoints = map[string][]string{
 	"minimal": agentdEntrypoint,
-	"desktop": agentdEntrypoint,
+	// desktop names display :0, where E2B's desktop SDK looks for it.
+	"desktop": {"/usr/local/bin/agentd", "--addr", "0.0.0.0:7000", "--xvfb", "--display", ":0", "--wm", "openbox"},
 	"osworld": {"/usr/local/bin/deskrun-session", "/usr/local/bin/agentd", "--addr", "0.0.0.0:7000", "--xvfb", "--display", ":0", "--wm", "deskrun-gnome"},
 }
 

@@ -278,3 +278,24 @@ var _ sandbox.AdminExecer = (*Pool)(nil)
 func (p *Pool) AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
 	return sandbox.AdminExec(ctx, p.p, id, req)
 }
+
+var _ sandbox.Snapshotter = (*Pool)(nil)
+
+// Checkpoint saves a sandbox through the provider the pool wraps (see
+// [sandbox.Snapshotter]); when that provider cannot, it answers an error
+// for which errdefs.IsNotImplemented holds.
+func (p *Pool) Checkpoint(ctx context.Context, id string, opts sandbox.CheckpointOptions) (sandbox.Snapshot, error) {
+	return sandbox.Checkpoint(ctx, p.p, id, opts)
+}
+
+// Basis answers for the provider the pool wraps (see
+// [sandbox.Snapshotter]).
+func (p *Pool) Basis(ctx context.Context, spec sandbox.Spec) (string, error) {
+	return sandbox.Basis(ctx, p.p, spec)
+}
+
+// Restore starts a sandbox from snap through the provider the pool wraps,
+// never from the pool's warm sandboxes.
+func (p *Pool) Restore(ctx context.Context, snap sandbox.Snapshot, opts sandbox.RestoreOptions) (sandbox.Instance, error) {
+	return sandbox.Restore(ctx, p.p, snap, opts)
+}

@@ -1803,3 +1803,23 @@ FAMILIES.extend([
     ("resultfiles", fam_result_files),
     ("unavailable", fam_unavailable),
 ])
+
+
+# ---------------------------------------------------------------- sheets
+
+from sheets import fam_junk, fam_odt, fam_pdf_images, fam_sheet_print, fam_sheets, fam_text_encoding  # noqa: E402
+
+FAMILIES.extend([
+    ("sheets", fam_sheets),
+    ("sheetprint", fam_sheet_print),
+    ("junk", fam_junk),
+    ("pdfimg", fam_pdf_images),
+    ("textenc", fam_text_encoding),
+    ("odt", fam_odt),
+])
+
+from pdftext import fam_pdf_text  # noqa: E402
+
+FAMILIES.extend([
+    ("pdftext", fam_pdf_text),
+])

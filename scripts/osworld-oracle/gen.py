@@ -2,14 +2,17 @@
 """Oracle of OSWorld's metric functions: fixtures and the scores OSWorld gives them.
 
 Usage:
-    PYTHONPATH=... [OSWORLD_COMMIT=...] gen.py [--update] OSWORLD_CHECKOUT OUT_DIR [FAMILY ...]
+    PYTHONPATH=... [OSWORLD_COMMIT=...] gen.py [--update [--stand-ins]] OSWORLD_CHECKOUT OUT_DIR [FAMILY ...]
 
 With --update, OUT_DIR's cases.json and files/ are kept and only the cases of
-the metrics the named families produce are replaced (the other families'
-office and PDF files embed their writing time, so a full rerun renames them
-though every score stays the same).
+the named families are replaced (each case names its family; the other
+families' office and PDF files embed their writing time, so a full rerun
+renames them though every score stays the same). With --stand-ins too, a
+library that is not installed imports as a stand-in (OSWorld's metrics
+package imports them all), for redoing a family whose metric needs few:
+the versions header keeps the entries of libraries the run does not have.
 
-OSWORLD_CHECKOUT is a checkout of OSWorld (the README names the commit deskrun
+OSWORLD_CHECKOUT is a checkout of OSWorld (docs/osworld.md names the commit deskrun
 follows: ljxpython/OSWorldUse f6cee71, a full import of xlang-ai/OSWorld as of
 2026-04). Its code is imported from there and never copied here: this script
 writes input files and calls OSWorld's own metric functions on them, with the
@@ -43,6 +46,7 @@ oracle ran with (cases.json repeats the versions it saw):
     mutagen      1.47.0                  1.46.0 Debian (check_mp3_meta)
     tldextract   5.3.0                   3.1.2 Debian, its bundled suffix list (compare_urls)
     ffmpeg       -                       5.1 Debian (writes the mp3 inputs)
+    Chromium     -                       156 Debian (prints the pdftext family's HTML pages)
 Not installed, replaced by stand-ins that raise when called (the metrics that
 need them are not in the oracle): easyocr, librosa, fastdtw, borb, pdfplumber;
 formulas (only its Parser, used by compare_table's "style" rule on
@@ -64,6 +68,8 @@ import collections
 import contextlib
 import hashlib
 import importlib
+import importlib.abc
+import importlib.machinery
 import io
 import json
 import logging
@@ -105,6 +111,82 @@ class _FormulasParser:
         raise ImportError("formulas is not installed in the oracle's environment")
 
 
+class _StandIn:
+    """What a stand-in module's attributes are: classes that module-level
+    code may call, subclass, index or read attributes of. A case whose
+    metric reaches one scores what OSWorld scores without the library."""
+
+    def __init__(self, *a, **k):
+        pass
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _stand_in(name)
+
+    def __call__(self, *a, **k):
+        return self
+
+
+class _StandInType(type):
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _stand_in(cls.__qualname__ + "." + name)
+
+    def __getitem__(cls, item):
+        if isinstance(item, int):
+            raise IndexError(item)
+        return cls
+
+    def __or__(cls, other):
+        return cls
+
+    __ror__ = __or__
+
+
+def _stand_in(name):
+    return _StandInType(name.rsplit(".", 1)[-1], (_StandIn,), {"__qualname__": name})
+
+
+class _StandInModule(types.ModuleType):
+    __path__ = []
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _stand_in(self.__name__ + "." + name)
+
+
+class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """With --stand-ins, last on sys.meta_path: a module no other finder
+    finds, imported by OSWorld's code under ROOT (or by a stand-in),
+    imports as a stand-in, so that OSWorld's metrics package imports where
+    only the libraries of the families being redone are installed. A
+    library's own optional imports stay missing."""
+
+    def __init__(self, root):
+        self.root = os.path.abspath(root) + os.sep
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname.split(".")[0] in sys.stdlib_module_names:
+            return None
+        if "." in fullname and isinstance(sys.modules.get(fullname.rsplit(".", 1)[0]), _StandInModule):
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        f = sys._getframe(1)
+        while f and (f.f_code.co_filename.startswith("<frozen") or f.f_code.co_filename == __file__):
+            f = f.f_back
+        if f is None or not os.path.abspath(f.f_code.co_filename).startswith(self.root):
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        return _StandInModule(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
 def install_stubs():
     for name in STUBBED:
         try:
@@ -127,6 +209,8 @@ def versions():
             m = importlib.import_module(mod)
         except Exception:
             continue
+        if getattr(m, "__file__", None) is None:
+            continue  # a stand-in for a library this run does not have
         v = getattr(m, "__version__", None)
         if mod == "lxml.etree":
             v = ".".join(map(str, m.LXML_VERSION[:3]))
@@ -140,11 +224,12 @@ def versions():
             except Exception:
                 pass
         out[name] = str(v)
-    try:
-        r = subprocess.run(["soffice", "--version"], capture_output=True, text=True, timeout=60)
-        out["LibreOffice"] = r.stdout.strip()
-    except Exception:
-        pass
+    for name, argv in [("LibreOffice", ["soffice", "--version"]), ("Chromium", ["chromium", "--version"])]:
+        try:
+            r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            out[name] = r.stdout.strip()
+        except Exception:
+            pass
     return out
 
 
@@ -186,10 +271,12 @@ def T(name):
 class Cases:
     def __init__(self):
         self.items = []
+        self.family = ""  # the family whose cases are being added
 
     def add(self, metric, result, expected, options=None, note="", extra=None, args=None):
         c = collections.OrderedDict()
         c["metric"] = metric
+        c["family"] = self.family
         c["note"] = note
         c["result"] = result
         c["expected"] = expected
@@ -320,10 +407,13 @@ def soffice_convert(paths, fmt, outdir):
 def main():
     args = sys.argv[1:]
     update = "--update" in args
-    args = [a for a in args if a != "--update"]
-    if len(args) < 2 or (update and len(args) < 3):
-        sys.exit("usage: gen.py [--update] OSWORLD_CHECKOUT OUT_DIR [family ...]")
+    stand_ins = "--stand-ins" in args
+    args = [a for a in args if a not in ("--update", "--stand-ins")]
+    if len(args) < 2 or (update and len(args) < 3) or (stand_ins and not update):
+        sys.exit("usage: gen.py [--update [--stand-ins]] OSWORLD_CHECKOUT OUT_DIR [family ...]")
     root, out = args[0], args[1]
+    if stand_ins:
+        sys.meta_path.append(_StandIns(root))
     only = set(args[2:])
     os.environ.setdefault("RAPIDFUZZ_IMPLEMENTATION", "python")
     install_stubs()
@@ -335,10 +425,11 @@ def main():
     logging.disable(logging.CRITICAL)
     tasks = scan.scan(root)
 
-    kept = []
+    kept, kept_versions = [], collections.OrderedDict()
     if update:
         with open(os.path.join(out, "cases.json")) as f:
-            kept = json.load(f, object_pairs_hook=collections.OrderedDict)["cases"]
+            old = json.load(f, object_pairs_hook=collections.OrderedDict)
+        kept, kept_versions = old["cases"], old.get("versions") or kept_versions
     elif os.path.isdir(os.path.join(out, "files")):
         shutil.rmtree(os.path.join(out, "files"))
     store = Store(out)
@@ -349,12 +440,12 @@ def main():
         if only and name not in only:
             continue
         n = len(cases.items)
+        cases.family = name
         fam(cases, store, tasks)
         print("%-12s %5d cases" % (name, len(cases.items) - n), file=sys.stderr)
 
     results = run_cases(cases.items, metrics, store.dir)
-    fresh = set(c["metric"] for c in results)
-    results = [c for c in kept if c["metric"] not in fresh] + results
+    results = [c for c in kept if c["family"] not in only] + results
     # drop files no case uses (a family may write more than it keeps)
     used = set()
 
@@ -377,7 +468,10 @@ def main():
 
     doc = collections.OrderedDict()
     doc["osworld"] = osworld_commit(root)
-    doc["versions"] = versions()
+    # the kept families ran with the versions recorded before: a library
+    # this run lacks keeps its entry, one it has is recorded as it is now
+    doc["versions"] = kept_versions
+    doc["versions"].update(versions())
     doc["cases"] = results
     # one case a line: small, and a rerun's diff reads case by case
     with open(os.path.join(out, "cases.json"), "w") as f:

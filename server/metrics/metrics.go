@@ -257,3 +257,20 @@ func (g *gauges) Collect(ch chan<- prometheus.Metric) {
 func (p countingProvider) AdminExec(ctx context.Context, id string, req api.ExecRequest) (api.ExecResult, error) {
 	return sandbox.AdminExec(ctx, p.Provider, id, req)
 }
+
+// Checkpoint and Restore pass the snapshots of the counted provider
+// through (see sandbox.Snapshotter); a provider without them answers
+// errdefs.ErrNotImplemented.
+func (p countingProvider) Checkpoint(ctx context.Context, id string, opts sandbox.CheckpointOptions) (sandbox.Snapshot, error) {
+	return sandbox.Checkpoint(ctx, p.Provider, id, opts)
+}
+
+// Basis: see [countingProvider.Checkpoint].
+func (p countingProvider) Basis(ctx context.Context, spec sandbox.Spec) (string, error) {
+	return sandbox.Basis(ctx, p.Provider, spec)
+}
+
+// Restore: see [countingProvider.Checkpoint].
+func (p countingProvider) Restore(ctx context.Context, snap sandbox.Snapshot, opts sandbox.RestoreOptions) (sandbox.Instance, error) {
+	return sandbox.Restore(ctx, p.Provider, snap, opts)
+}

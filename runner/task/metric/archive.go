@@ -31,15 +31,15 @@ import (
 // in metricTable are these values: compare_archive cannot look them up
 // in the table it is a row of.
 var (
-	compareTextFileMetric  = Metric{Fn: compareTextFile, NeedsExpected: true, CheckOptions: anyOptions}
-	comparePdfsMetric      = Metric{Fn: withDeadline(comparePDFs), NeedsExpected: true}
-	compareDocxFilesMetric = Metric{Fn: withDeadline(compareDocxFiles), NeedsExpected: true, CheckOptions: anyOptions}
-	comparePptxFilesMetric = Metric{Fn: comparePptxFiles, NeedsExpected: true, CheckOptions: anyOptions}
-	compareImagesMetric    = Metric{Fn: compareImages, NeedsExpected: true, CheckOptions: checkCompareImagesOptions}
-	compareCsvMetric       = Metric{Fn: compareCSV, NeedsExpected: true, CheckOptions: anyOptions}
-	compareTableMetric     = Metric{Fn: withDeadline(compareTable), CheckOptions: checkTableOptions}
-	compareAudiosMetric    = Metric{Fn: compareAudios, NeedsExpected: true}
-	compareVideosMetric    = Metric{Fn: compareVideos, NeedsExpected: true, CheckOptions: checkVideoOptions}
+	compareTextFileMetric  = Metric{Fn: compareTextFile, CheckOptions: anyOptions}
+	comparePdfsMetric      = Metric{Fn: withDeadline(comparePDFs)}
+	compareDocxFilesMetric = Metric{Fn: withDeadline(compareDocxFiles), CheckOptions: anyOptions}
+	comparePptxFilesMetric = Metric{Fn: withDeadline(comparePptxFiles), CheckOptions: anyOptions}
+	compareImagesMetric    = Metric{Fn: compareImages, CheckOptions: checkCompareImagesOptions}
+	compareCsvMetric       = Metric{Fn: compareCSV, CheckOptions: anyOptions}
+	compareTableMetric     = Metric{Fn: withDeadline(compareTable), CheckOptions: checkTableOptions, ExpectedOptional: true}
+	compareAudiosMetric    = Metric{Fn: compareAudios}
+	compareVideosMetric    = Metric{Fn: compareVideos, CheckOptions: checkVideoOptions}
 )
 
 // archiveCompare maps compare_archive's file_type to the metric it

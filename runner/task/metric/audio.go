@@ -71,13 +71,29 @@ func compareAudios(ctx context.Context, result, expected any, _ map[string]any) 
 	}
 	ctx, cancel := context.WithTimeout(parent, audioTimeout)
 	defer cancel()
-	a, err := decodeAudio(ctx, result)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
+	// librosa.load's failures are caught: two files it cannot load (or
+	// empty) are alike, one is 0; a path of the wrong type raises
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		return 0, "ffmpeg is not installed", nil
 	}
-	b, err := decodeAudio(ctx, expected)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	for _, v := range []any{result, expected} {
+		if _, ok := v.(string); !ok {
+			return 0, fmt.Sprintf("want a file path, got %s", py.TypeName(v)), nil
+		}
+	}
+	a, errA := decodeAudio(ctx, result)
+	b, errB := decodeAudio(ctx, expected)
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Sprintf("decoding ran past %s", audioTimeout), nil
+	}
+	badA, badB := errA != nil || len(a) == 0, errB != nil || len(b) == 0
+	switch {
+	case badA && badB:
+		return 1, "neither file decodes (OSWorld takes two unreadable files as alike)", nil
+	case badA:
+		return 0, fmt.Sprintf("result: %v", errOrEmpty(errA)), nil
+	case badB:
+		return 0, fmt.Sprintf("expected: %v", errOrEmpty(errB)), nil
 	}
 	fa, fb := dsp.MFCC(a), dsp.MFCC(b)
 	d, err := dsp.DTWCosine(ctx, fa, fb)
@@ -108,4 +124,11 @@ func runFFmpeg(ctx context.Context, cmd *exec.Cmd, what string) ([]byte, error) 
 		return nil, fmt.Errorf("not %s ffmpeg can decode: %s", what, py.Truncate(strings.TrimSpace(errb.String()), 200))
 	}
 	return out.Bytes(), nil
+}
+
+func errOrEmpty(err error) error {
+	if err == nil {
+		return errors.New("no samples")
+	}
+	return err
 }

@@ -72,7 +72,7 @@ func TestCorruptFilesScoreZeroQuickly(t *testing.T) {
 				t.Fatalf("%s: 0 without a detail", c.metric)
 			}
 		}
-		if worst > documentDeadline {
+		if worst > metricDeadline {
 			t.Errorf("%s: slowest corrupt file took %v", c.metric, worst)
 		}
 		t.Logf("%s: %d corrupt files, slowest %v", c.metric, n, worst)

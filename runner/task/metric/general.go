@@ -42,8 +42,9 @@ type Metric struct {
 	// SandboxFn is set instead of Fn for a metric that runs something in
 	// the sandbox.
 	SandboxFn SandboxFunc
-	// NeedsExpected says the task must give an expected getter.
-	NeedsExpected bool
+	// ExpectedOptional says the task may leave the expected getter out
+	// (the metric reads the result alone); by default it must give one.
+	ExpectedOptional bool
 	// CheckOptions checks the options at load time; nil means the metric
 	// takes none.
 	CheckOptions func(opts map[string]any) error
@@ -270,11 +271,15 @@ func fuzzyMatch(ctx context.Context, result, expected any, _ map[string]any) (fl
 }
 
 // readText reads a host file as Python's open(path).read() does in text
-// mode: universal newlines.
+// mode: strict UTF-8, universal newlines.
 func readText(p any) (string, error) {
 	data, err := readFileArg(p)
 	if err != nil {
 		return "", err
+	}
+	if !utf8.Valid(data) {
+		// Python raises UnicodeDecodeError, and the metric scores 0
+		return "", errors.New("not UTF-8 text (Python's open() raises UnicodeDecodeError)")
 	}
 	return py.UniversalNewlines(string(data)), nil
 }
@@ -1200,9 +1205,14 @@ func readTextChain(p any) (string, error) {
 	if utf8.Valid(data) {
 		return py.UniversalNewlines(string(data)), nil
 	}
+	return py.UniversalNewlines(latin1(data)), nil
+}
+
+// latin1 decodes data as Latin-1, which decodes any byte.
+func latin1(data []byte) string {
 	r := make([]rune, len(data))
 	for i, c := range data {
 		r[i] = rune(c)
 	}
-	return py.UniversalNewlines(string(r)), nil
+	return string(r)
 }

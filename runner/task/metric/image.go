@@ -138,12 +138,17 @@ func checkBrightnessDecrease(_ context.Context, result, expected any, opts map[s
 	}
 	ba, bb := pil.Brightness(a, pa), pil.Brightness(b, pb)
 	na, nb := pil.NormalizeBrightness(a, pa, 128), pil.NormalizeBrightness(b, pb, 128)
-	// OSWorld resizes the result (Lanczos) to the original's size.
+	// OSWorld (structure_check_by_mse) resizes the result (Lanczos) to the
+	// original's size, then takes both as RGB: an alpha channel, scaled
+	// by the brightness normalisation with the others, is dropped.
 	if na.W != nb.W || na.H != nb.H {
 		na = pil.Resize(na, nb.W, nb.H)
 	}
-	if na.Ch != nb.Ch {
-		return 0, "images of different shapes", nil
+	if na.Mode != "RGB" {
+		na = na.Convert("RGB", nil)
+	}
+	if nb.Mode != "RGB" {
+		nb = nb.Convert("RGB", nil)
 	}
 	mse := 0.0
 	for i := range na.Pix {
@@ -355,9 +360,16 @@ func checkGreenBackground(_ context.Context, result, expected any, _ map[string]
 // of one; extra items of the longer list are not compared (Python's zip).
 func compareImageList(_ context.Context, result, expected any, _ map[string]any) (float64, string, error) {
 	got, ok := result.([]any)
-	want, _ := expected.([]any)
+	want, wantList := expected.([]any)
 	if !ok {
 		got, want = []any{result}, []any{expected}
+	} else if !wantList {
+		// zip(list, expected): a string is zipped by its characters
+		// (each a path Image.open fails on), anything else raises
+		if s, isStr := expected.(string); !isStr || s != "" {
+			return 0, fmt.Sprintf("a list of results against %s (OSWorld's zip fails)", py.TypeName(expected)), nil
+		}
+		return 1, "", nil
 	}
 	for i := 0; i < min(len(got), len(want)); i++ {
 		if s, ok := got[i].(string); got[i] == nil || ok && s == "" {
@@ -366,7 +378,7 @@ func compareImageList(_ context.Context, result, expected any, _ map[string]any)
 		if s, ok := want[i].(string); want[i] == nil || ok && s == "" {
 			return 0, fmt.Sprintf("image %d: no expected image", i+1), nil
 		}
-		a, _, err := loadImage(got[i])
+		a, palA, err := loadImage(got[i])
 		if err != nil {
 			return 0, fmt.Sprintf("image %d: result: %v", i+1, err), nil
 		}
@@ -375,7 +387,12 @@ func compareImageList(_ context.Context, result, expected any, _ map[string]any)
 			return 0, fmt.Sprintf("image %d: expected: %v", i+1, err), nil
 		}
 		if a.Mode != b.Mode {
-			return 0, fmt.Sprintf("image %d: mode %s, want %s", i+1, a.Mode, b.Mode), nil
+			// OSWorld converts the result to the expected image's mode
+			// (Pillow's convert: a palette looked up, alpha dropped)
+			if b.Mode != "L" && b.Mode != "RGB" && b.Mode != "RGBA" {
+				return 0, fmt.Sprintf("image %d: mode %s, want %s", i+1, a.Mode, b.Mode), nil
+			}
+			a = a.Convert(b.Mode, palA)
 		}
 		for y := 0; y < min(a.H, b.H); y++ {
 			for x := 0; x < min(a.W, b.W); x++ {

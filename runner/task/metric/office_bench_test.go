@@ -36,7 +36,7 @@ func BenchmarkOfficeMetrics(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			if c.metric == "compare_pdfs" || c.metric == "check_pdf_pages" || c.metric == "compare_pdf_images" {
-				needPoppler(b)
+				needPDFTools(b)
 			}
 			spec := metricTable[c.metric]
 			opts := c.opts

@@ -90,12 +90,12 @@ func exerciseXLSX(data []byte) {
 		for _, p := range []string{"font_bold", "font_color", "bgcolor", "fgcolor", "number_format", "hyperlink", "font_underline", "fill_type"} {
 			b.CellStyle(p, s, 1, 1)
 		}
-		b.RawValue(s, 1, 1)
+		b.ReadCellValueAt(name, 1, 1)
 		office.LoadCharts(b, s, map[string]any{"chart_props": []any{"type", "title", "xtitle", "ytitle", "legend", "direction", "anchor"}})
 		office.LoadPivots(b, s, map[string]any{"pivot_props": []any{"col_fields", "filter", "row_fields", "data_fields"}})
 		office.LoadDims(s, "row", map[string]any{"props": []any{"hidden", "height"}})
 		office.LoadFilter(s)
-		office.FreezePanes(s)
+		office.FreezeKey(s)
 	}
 }
 
@@ -187,7 +187,7 @@ func FuzzODT(f *testing.F) {
 }
 
 func FuzzPDF(f *testing.F) {
-	needPoppler(f)
+	needPDFTools(f)
 	seedFiles(f, "pdf_*.pdf")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(t.TempDir(), "f.pdf")

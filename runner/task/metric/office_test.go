@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/deskrun/deskrun/internal/py"
@@ -230,16 +231,27 @@ func TestFindDefaultFont(t *testing.T) {
 	})
 }
 
-func needPoppler(t testing.TB) {
-	for _, p := range []string{"pdftotext", "pdfinfo", "pdftoppm"} {
+// needPDFTools skips unless the PDF metrics' programs are installed.
+func needPDFTools(t testing.TB) {
+	for _, p := range []string{"mutool", "pdfinfo", "pdfimages"} {
 		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s not installed (scripts/install-deps.sh installs poppler-utils)", p)
+			t.Skipf("%s not installed (scripts/install-deps.sh installs %s)", p, pdfToolPackage[p])
 		}
 	}
 }
 
+// TestPDFToolMissing: without mutool, compare_pdfs' reader names the
+// Debian package that has it.
+func TestPDFToolMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := pdfText(t.Context(), fx("pdf_base.pdf"))
+	if err == nil || !strings.Contains(err.Error(), "(Debian package mupdf-tools)") {
+		t.Fatalf("got %v, want an error naming mupdf-tools", err)
+	}
+}
+
 func TestPDFMetrics(t *testing.T) {
-	needPoppler(t)
+	needPDFTools(t)
 	base, text := fx("pdf_base.pdf"), fx("pdf_text.pdf")
 	t1, err := pdfText(t.Context(), base)
 	if err != nil {
@@ -269,7 +281,7 @@ func TestPDFMetrics(t *testing.T) {
 	})
 	runMetricCases(t, "compare_pdf_images", []metricCase{
 		{"identical", base, base, nil, 1},
-		{"text changed", text, base, nil, 0},
+		{"text changed, no images on either side", text, base, nil, 1},
 		{"corrupt", corruptFile(t, "x.pdf"), base, nil, 0},
 	})
 }

@@ -111,30 +111,28 @@ func copyFile(t testing.TB, from, to string) {
 // knowingly differs from the oracle, each with the OSWorld behaviour that
 // causes it. A note listed here that stops differing fails the test, so the
 // list cannot go stale.
-var oracleExceptions = map[string]string{
-	// compare_pdf_images: OSWorld's current function extracts each PDF's
-	// embedded images (PyMuPDF's extract_image) and compares their
-	// perceptual hashes, 1 when neither has any; deskrun still compares the
-	// rendered pages, as an older OSWorld did.
-	"compare_pdf_images|*": "OSWorld compares embedded images (fitz extract_image + imagehash.phash); deskrun renders pages",
-	// compare_images: Pillow decodes JPEG with libjpeg-turbo (its IDCT and
-	// chroma upsampling), Go's image/jpeg differs by a level on some
-	// pixels; Pillow's Lanczos resize uses 22-bit fixed-point weights and
-	// rounds to 8 bits, deskrun's float weights land 1e-6 away.
-	"compare_images|base vs same_jpg":    "JPEG decoded by libjpeg-turbo in Pillow, by image/jpeg here",
-	"compare_images|same_jpg vs base":    "JPEG decoded by libjpeg-turbo in Pillow, by image/jpeg here",
-	"compare_images|base vs small":       "Pillow's fixed-point Lanczos resize rounds differently (SSIM differs by 1e-6)",
-	"compare_images|small vs base":       "Pillow's fixed-point Lanczos resize rounds differently (SSIM differs by 1e-6)",
-	"compare_image_list|palette vs base": "OSWorld converts the palette image with Pillow's convert(mode) and diffs exactly; deskrun compares modes",
-	"compare_image_list|rgba vs base":    "OSWorld converts RGBA to RGB with Pillow (alpha dropped) and diffs exactly; deskrun compares modes",
-	// check_brightness_decrease_and_structure_sim: OSWorld normalises the
-	// brightness of an RGBA image channel by channel, alpha included
-	// (image.point), then drops alpha; deskrun keeps the channels apart.
-	"check_brightness_decrease_and_structure_sim|rgba_transparent vs base": "Pillow's point() scales the alpha channel too",
-	// compare_table chart rule with "direction" on a line chart: openpyxl's
-	// LineChart has no barDir and OSWorld raises (score 0); deskrun reads
-	// no direction and compares equal.
-	"compare_table|chartLine vs chartLine": "OSWorld raises AttributeError on a line chart's barDir",
+var oracleExceptions = pandasNoneCases()
+
+// pandasNoneCases are the compare_table cases where one sheet holds the
+// string "None" against a value pandas reads as missing: OSWorld pins
+// pandas 2.2 (requirements.txt, pandas~=2.2.3), whose default NA strings
+// include "None" since pandas 2.0 (pandas issue 52493: "None" read by
+// pandas 1 as the string, by pandas 2 as NaN), and deskrun reads as that
+// pandas reads; the oracle ran Debian's pandas 1.5, which reads the
+// string. Both sides missing, pandas 2.2 scores these 1, the oracle 0.
+func pandasNoneCases() map[string]string {
+	const why = "the oracle's pandas 1.5 reads the string None as text; OSWorld's pinned pandas 2.2, as deskrun, reads it as NaN"
+	out := map[string]string{}
+	for _, other := range []string{"#N/A N/A", "#N/A_text", "#NA", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "<NA>", "N/A",
+		"NA", "NULL", "NaN", "blank", "empty_str", "err_DIV0", "err_NA", "err_NAME", "err_empty", "n/a", "nan", "null"} {
+		out["compare_table|na: None vs "+other] = why
+		out["compare_table|na: "+other+" vs None"] = why
+	}
+	for _, other := range []string{"NA", "blank", "empty_str", "err_DIV0", "err_NA", "nan"} {
+		out["compare_table|na text: None vs "+other] = why
+		out["compare_table|na text: "+other+" vs None"] = why
+	}
+	return out
 }
 
 func TestOracle(t *testing.T) {
@@ -142,6 +140,7 @@ func TestOracle(t *testing.T) {
 	type tally struct{ n, ok, known int }
 	excused := map[string]string{}
 	per := map[string]*tally{}
+	rules := map[string]*tally{}
 	var bad []string
 	ctx := context.Background()
 	for i, c := range doc.Cases {
@@ -151,31 +150,32 @@ func TestOracle(t *testing.T) {
 			per[c.Metric] = tl
 		}
 		tl.n++
-		m, ok := Lookup(c.Metric)
-		if !ok {
+		// compare_table also by rule: "compare_table[sheet_data]" for a
+		// case of one rule, "compare_table[rules]" for several
+		var rt *tally
+		if c.Metric == "compare_table" {
+			k := "compare_table[rules]"
+			if rs, _ := c.Options["rules"].([]any); len(rs) == 1 {
+				r, _ := rs[0].(map[string]any)
+				k = fmt.Sprintf("compare_table[%v]", r["type"])
+			}
+			if rt = rules[k]; rt == nil {
+				rt = &tally{}
+				rules[k] = rt
+			}
+			rt.n++
+		}
+		if _, ok := Lookup(c.Metric); !ok {
 			bad = append(bad, fmt.Sprintf("%s: not implemented", c.Metric))
 			continue
 		}
-		dir := filepath.Join(t.TempDir(), fmt.Sprint(i))
-		res := place(t, c.Result, dir, "result")
-		exp := place(t, c.Expected, dir, "expected")
-		for name, f := range c.Extra {
-			copyFile(t, filepath.Join("testdata", "oracle", "files", f), filepath.Join(dir, name))
-		}
-		if c.Args == "result_only" {
-			exp = nil
-		}
-		opts := c.Options
-		if opts == nil {
-			opts = map[string]any{}
-		}
 		want, _ := c.Score.Float64()
-		got, detail, err := m.Score(ctx, hostSandbox{}, res, exp, opts)
-		if err != nil {
-			got, detail = 0, "error: "+err.Error()
-		}
+		got, detail := gradeOracleCase(ctx, t, i, c)
 		if math.Abs(got-want) <= 1e-6 {
 			tl.ok++
+			if rt != nil {
+				rt.ok++
+			}
 			continue
 		}
 		key := fmt.Sprintf("%s/%d", c.Metric, i)
@@ -207,6 +207,14 @@ func TestOracle(t *testing.T) {
 		}
 		sum.WriteByte('\n')
 	}
+	names = names[:0]
+	for n := range rules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&sum, "%-45s %4d/%4d %5.1f%%\n", n, rules[n].ok, rules[n].n, 100*float64(rules[n].ok)/float64(rules[n].n))
+	}
 	t.Logf("OSWorld %s: %d/%d cases agree (%.1f%%)\n%s", doc.OSWorld, agree, total, 100*float64(agree)/float64(total), sum.String())
 	for k, why := range excused {
 		t.Logf("exception %s: %s", k, why)
@@ -219,6 +227,68 @@ func TestOracle(t *testing.T) {
 	for _, b := range bad {
 		t.Error(b)
 	}
+}
+
+// gradeOracleCase places case i's files in a directory of its own and
+// grades it; an error is a score of 0 with the error as detail.
+func gradeOracleCase(ctx context.Context, t *testing.T, i int, c oracleCase) (float64, string) {
+	m, _ := Lookup(c.Metric)
+	dir := filepath.Join(t.TempDir(), fmt.Sprint(i))
+	res := place(t, c.Result, dir, "result")
+	exp := place(t, c.Expected, dir, "expected")
+	for name, f := range c.Extra {
+		copyFile(t, filepath.Join("testdata", "oracle", "files", f), filepath.Join(dir, name))
+	}
+	if c.Args == "result_only" {
+		exp = nil
+	}
+	opts := c.Options
+	if opts == nil {
+		opts = map[string]any{}
+	}
+	got, detail, err := m.Score(ctx, hostSandbox{}, res, exp, opts)
+	if err != nil {
+		got, detail = 0, "error: "+err.Error()
+	}
+	return got, detail
+}
+
+// TestOracleRaisesScoreZero grades every oracle input on which OSWorld's
+// metric raises (its harness then scores 0): deskrun must score each 0,
+// never pass what OSWorld rejects. The junk cases give every metric the
+// task files name arguments of the wrong kind or pointing nowhere; a
+// metric on which OSWorld never raises is listed in the log.
+func TestOracleRaisesScoreZero(t *testing.T) {
+	doc := loadOracle(t)
+	ctx := context.Background()
+	raised := map[string]int{}
+	all := map[string]bool{}
+	for i, c := range doc.Cases {
+		all[c.Metric] = true
+		if c.Error == "" {
+			continue
+		}
+		raised[c.Metric]++
+		if _, ok := Lookup(c.Metric); !ok {
+			continue
+		}
+		if got, detail := gradeOracleCase(ctx, t, i, c); got != 0 {
+			r, _ := json.Marshal(c.Result)
+			t.Errorf("%s/%d (%s): scored %g (%s) where OSWorld raises %s\n\tresult=%.200s", c.Metric, i, c.Note, got, detail, c.Error, r)
+		}
+	}
+	var never []string
+	for m := range all {
+		if raised[m] == 0 {
+			never = append(never, m)
+		}
+	}
+	sort.Strings(never)
+	n := 0
+	for _, k := range raised {
+		n += k
+	}
+	t.Logf("%d inputs on which OSWorld raises, over %d of %d metrics; none for %s", n, len(raised), len(all), strings.Join(never, ", "))
 }
 
 // hostSandbox runs a sandbox metric's commands (run_sqlite3's python3)

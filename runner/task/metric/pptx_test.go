@@ -377,7 +377,7 @@ func FuzzParsePptx(f *testing.F) {
 	}
 	f.Add([]byte("PK\x03\x04"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ctx, cancel := context.WithTimeout(context.Background(), documentDeadline)
+		ctx, cancel := context.WithTimeout(context.Background(), metricDeadline)
 		defer cancel()
 		d, err := office.ParsePptx(ctx, data)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -213,6 +214,9 @@ func compareTable(ctx context.Context, result, expected any, opts map[string]any
 		return 0, fmt.Sprintf("result: want an xlsx file path, got %s", py.TypeName(result)), nil
 	}
 	rb, err := office.OpenXLSX(rp)
+	if err == nil {
+		err = rb.OpenpyxlLoad()
+	}
 	if err != nil {
 		return 0, "result: " + err.Error(), nil
 	}
@@ -223,6 +227,9 @@ func compareTable(ctx context.Context, result, expected any, opts map[string]any
 			return 0, fmt.Sprintf("expected: want an xlsx file path, got %s", py.TypeName(expected)), nil
 		}
 		eb, err := office.OpenXLSX(ep)
+		if err == nil {
+			err = eb.OpenpyxlLoad()
+		}
 		if err != nil {
 			return 0, "expected: " + err.Error(), nil
 		}
@@ -283,7 +290,7 @@ func (tr *tableRun) rule(r map[string]any) (bool, string, error) {
 		if err != nil {
 			return false, "", err
 		}
-		f1, f2 := office.FreezePanes(s1), office.FreezePanes(s2)
+		f1, f2 := office.FreezeKey(s1), office.FreezeKey(s2)
 		if py.Equal(f1, f2) {
 			return true, "", nil
 		}
@@ -405,14 +412,19 @@ func (tr *tableRun) sheetData(r map[string]any) (bool, string, error) {
 
 // printedLines reads the CSV export of a sheet next to the workbook
 // (<book>-<sheet>.csv), stripped lines in reverse order without the
-// trailing blank ones, as OSWorld's _load_sheet does.
+// trailing blank ones, as OSWorld's _load_sheet does (through
+// _safe_read_file: UTF-8, else Latin-1).
 func printedLines(book, sheet string) ([]string, error) {
 	p := strings.TrimSuffix(book, filepath.Ext(book)) + "-" + sheet + ".csv"
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Base(p), errors.Unwrap(err))
 	}
-	lines := py.SplitLines(py.UniversalNewlines(string(data)))
+	text := py.UniversalNewlines(string(data))
+	if !utf8.Valid(data) {
+		text = py.UniversalNewlines(latin1(data))
+	}
+	lines := py.SplitLines(text)
 	var out []string
 	started := false
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -467,6 +479,10 @@ func fuzzyRanges(v any) ([]office.CellRange, error) {
 			if !ok {
 				return nil, fmt.Errorf("want range strings, got %s", py.TypeName(e))
 			}
+			// MultiCellRange takes each item of a list as one CellRange
+			if s != strings.Join(strings.Fields(s), "") {
+				return nil, fmt.Errorf("%q: not one range (openpyxl's CellRange refuses it)", s)
+			}
 			parts = append(parts, s)
 		}
 	default:
@@ -497,14 +513,12 @@ func stripChars(s, chars string, left bool) string {
 func (tr *tableRun) sheetFuzzy(r map[string]any) (bool, string, error) {
 	var sides [2]*tableSide
 	var names [2]string
-	var sheets [2]*office.Sheet
 	for i, k := range []string{"sheet_idx0", "sheet_idx1"} {
 		side, name, err := tr.sheetRef(r[k])
 		if err != nil {
 			return false, "", err
 		}
 		sides[i], names[i] = side, name
-		sheets[i], _ = side.book.Sheet(name)
 	}
 	rules, _ := r["rules"].([]any)
 	for _, e := range rules {
@@ -518,9 +532,9 @@ func (tr *tableRun) sheetFuzzy(r map[string]any) (bool, string, error) {
 				for col := rg.MinCol; col <= rg.MaxCol; col++ {
 					var vals [2]string
 					for i := range vals {
-						var v any
-						if sheets[i] != nil {
-							v = sides[i].book.RawValue(sheets[i], row, col)
+						v, err := sides[i].book.ReadCellValueAt(names[i], row, col)
+						if err != nil {
+							return false, "", fmt.Errorf("%s%d: %w", office.ColName(col), row, err)
 						}
 						vals[i] = pyStrValue(v)
 					}
@@ -594,6 +608,21 @@ func pyStrValue(v any) string {
 		return py.Float(x)
 	case string:
 		return x
+	case office.XMLDict:
+		return x.Repr()
+	case office.XMLList:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			switch y := e.(type) {
+			case nil:
+				parts[i] = "None"
+			case office.XMLDict:
+				parts[i] = y.Repr()
+			default:
+				parts[i] = py.Repr(e)
+			}
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	return fmt.Sprint(v)
 }
@@ -620,7 +649,8 @@ func (tr *tableRun) checkCell(r map[string]any) (bool, string, error) {
 		rule, _ := props[k].(map[string]any)
 		var val any
 		if k == "value" {
-			val = side.book.RawValue(s, row, col)
+			// read_cell_value's exceptions are caught here: None
+			val, _ = side.book.ReadCellValue(name, py.Str(r["coordinate"]))
 		} else {
 			val, err = side.book.CellStyle(k, s, row, col)
 			if err != nil {
@@ -687,6 +717,9 @@ func compareConferenceCityInOrder(_ context.Context, result, expected any, _ map
 	}
 	want, _ := rules["expected"].([]any)
 	b, err := office.OpenXLSX(result)
+	if err == nil {
+		err = b.OpenpyxlLoad()
+	}
 	if err != nil {
 		return 0, "result: " + err.Error(), nil
 	}

@@ -74,8 +74,17 @@ func videoHashes(ctx context.Context, p any, n int) ([]uint64, error) {
 // compareVideos implements OSWorld's compare_videos
 // (desktop_env/evaluators/metrics/vlc.py).
 func compareVideos(ctx context.Context, result, expected any, opts map[string]any) (float64, string, error) {
-	if s, ok := result.(string); result == nil || ok && s == "" {
-		return 0, "no result file", nil
+	// cv2.VideoCapture opens nothing for None, "", a missing file or a
+	// camera index: its first read fails, and two videos whose first
+	// reads fail are alike (1); a dict or a list raises
+	for _, v := range []any{result, expected} {
+		switch v.(type) {
+		case map[string]any, []any:
+			return 0, fmt.Sprintf("want a file path, got %s", py.TypeName(v)), nil
+		}
+	}
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		return 0, "ffmpeg is not installed", nil
 	}
 	frames, threshold := videoMaxFrames, videoThreshold
 	if f, ok := py.Number(opts["max_frames_to_check"]); ok {
@@ -90,13 +99,18 @@ func compareVideos(ctx context.Context, result, expected any, opts map[string]an
 	}
 	ctx, cancel := context.WithTimeout(parent, videoTimeout)
 	defer cancel()
-	a, err := videoHashes(ctx, result, frames)
-	if err != nil {
-		return 0, "result: " + err.Error(), nil
+	a, errA := videoHashes(ctx, result, frames)
+	b, errB := videoHashes(ctx, expected, frames)
+	if ctx.Err() != nil {
+		return 0, fmt.Sprintf("decoding ran past %s", videoTimeout), nil
 	}
-	b, err := videoHashes(ctx, expected, frames)
-	if err != nil {
-		return 0, "expected: " + err.Error(), nil
+	switch {
+	case errA != nil && errB != nil:
+		return 1, "neither video can be read (OSWorld takes them as alike)", nil
+	case errA != nil:
+		return 0, "result: " + errA.Error(), nil
+	case errB != nil:
+		return 0, "expected: " + errB.Error(), nil
 	}
 	mismatches := 0
 	for i := 0; i < frames; i++ {

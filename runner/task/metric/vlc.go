@@ -152,7 +152,7 @@ func vlcrcOption(key, def, ruleKey string) Metric {
 		}
 		return 1, "", nil
 	}
-	return Metric{Fn: fn, NeedsExpected: true, CheckRules: needKeys(ruleKey)}
+	return Metric{Fn: fn, CheckRules: needKeys(ruleKey)}
 }
 
 // checkGlobalKeyPlayPause implements OSWorld's

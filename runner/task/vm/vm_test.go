@@ -10,7 +10,7 @@ import (
 )
 
 // The cases below pin the guest operations to what OSWorld's server
-// (desktop_env/server/main.py at the commit the README names) does on
+// (desktop_env/server/main.py at the commit docs/osworld.md names) does on
 // the same input. The expected values are CPython 3's answers:
 // shlex.split, os.path.expandvars(os.path.expanduser(p)) with HOME=/home/user
 // and USER=user, str() of a list, the Linux branches of main.py.

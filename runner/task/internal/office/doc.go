@@ -2,7 +2,9 @@
 // OOXML (xlsx, docx, pptx) and ODF (odt) packages, with what openpyxl,
 // python-docx, python-pptx and pandas.read_excel would give the metrics
 // (cells with their cached values and styles, charts and pivot tables,
-// paragraphs and runs, slides and shapes, the read_excel frame).
+// paragraphs and runs, slides and shapes, the read_excel frame with
+// pandas' NA strings and type inference, openpyxl's refusals, and
+// OSWorld's own read_cell_value on the raw XML).
 //
 // Every document is a zip of XML parts opened by one container
 // ([Package]): each read is bounded (entries, bytes per part and per

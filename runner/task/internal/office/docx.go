@@ -247,12 +247,26 @@ func (d *Docx) Images() ([][]byte, error) {
 
 // OdtParagraphs reads an OpenDocument text's paragraphs as OSWorld's
 // get_paragraph_texts_odt: each text:p's own text and the text directly
-// inside its text:span children.
+// inside its text:span children, those of content.xml, then those of
+// styles.xml (headers and footers), in the order odfpy's load() parses
+// the parts and getElementsByType(P) returns them.
 func OdtParagraphs(pk *Package) ([]string, *Node, error) {
 	root, err := pk.XML("content.xml")
 	if err != nil {
 		return nil, nil, fmt.Errorf("not an OpenDocument text: %w", err)
 	}
+	out := odtParagraphs(root)
+	if pk.Has("styles.xml") {
+		styles, err := pk.XML("styles.xml")
+		if err != nil {
+			return nil, nil, fmt.Errorf("styles.xml: %w", err)
+		}
+		out = append(out, odtParagraphs(styles)...)
+	}
+	return out, root, nil
+}
+
+func odtParagraphs(root *Node) []string {
 	var out []string
 	root.Walk(func(n *Node) bool {
 		if n.Name == "p" && strings.Contains(n.Space, "text") {
@@ -268,5 +282,5 @@ func OdtParagraphs(pk *Package) ([]string, *Node, error) {
 		}
 		return true
 	})
-	return out, root, nil
+	return out
 }

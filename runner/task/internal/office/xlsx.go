@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,9 +19,20 @@ type Book struct {
 	wbPart string
 	Names  []string
 	parts  map[string]string // sheet name -> part
+	// shared is the shared-string table as openpyxl reads it (the si's
+	// own t and its runs' t, phonetic runs left out, "x005F_" dropped).
 	shared []string
-	styles *xlsxStyles
-	sheets map[string]*Sheet
+	// xmlShared is the table as OSWorld's read_cell_value reads it:
+	// every t below each si joined, phonetic runs included; nil with
+	// xmlSharedBad when a t without text made its join fail.
+	xmlShared    []string
+	xmlSharedBad bool
+	// sheetIDs maps a sheet's name to its sheetId in xl/workbook.xml.
+	sheetIDs map[string]string
+	xmlCells map[*Node]map[string]*Node
+	date1904 bool
+	styles   *xlsxStyles
+	sheets   map[string]*Sheet
 }
 
 type Cell struct {
@@ -87,11 +99,30 @@ func ReadXLSX(pk *Package) (*Book, error) {
 		}
 		for _, si := range sst.ChildrenNamed("si") {
 			var s strings.Builder
-			for _, t := range si.Find("t") {
+			if t := si.Child("t"); t != nil {
 				s.WriteString(t.Text)
 			}
-			b.shared = append(b.shared, s.String())
+			for _, r := range si.ChildrenNamed("r") {
+				if t := r.Child("t"); t != nil {
+					s.WriteString(t.Text)
+				}
+			}
+			b.shared = append(b.shared, strings.ReplaceAll(s.String(), "x005F_", ""))
 		}
+	}
+	b.readXMLShared()
+	b.sheetIDs = map[string]string{}
+	if w, err := pk.XML("xl/workbook.xml"); err == nil {
+		for _, s := range w.Path("sheets").ChildrenNamed("sheet") {
+			id, ok := s.Attr["sheetId"]
+			if !ok {
+				id = "None"
+			}
+			b.sheetIDs[s.Attr["name"]] = id // a later sheet of the same name wins, as in a dict
+		}
+	}
+	if v, ok := wb.Path("workbookPr").Attribute("date1904"); ok {
+		b.date1904 = v == "1" || strings.EqualFold(v, "true")
 	}
 	b.styles = &xlsxStyles{}
 	for _, t := range pk.RelsOfType(b.wbPart, "/styles") {
@@ -165,45 +196,6 @@ func (b *Book) Sheet(name string) (*Sheet, error) {
 	}
 	b.sheets[name] = s
 	return s, nil
-}
-
-// RawValue is OSWorld's read_cell_value: a number (float64) for a cell
-// of no type or type n, the shared string for type s, the text for type
-// str, the error text for type e, a plain inline string's text; nil
-// otherwise (empty, boolean, rich inline text).
-func (b *Book) RawValue(s *Sheet, row, col int) any {
-	c := s.Cells[[2]int{row, col}]
-	if c == nil {
-		return nil
-	}
-	switch c.Type {
-	case "", "n":
-		if !c.HasV {
-			return nil
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(c.V), 64)
-		if err != nil {
-			return nil
-		}
-		return f
-	case "s":
-		i, err := strconv.Atoi(strings.TrimSpace(c.V))
-		if err != nil || !c.HasV || i < 0 || i >= len(b.shared) {
-			return nil
-		}
-		return b.shared[i]
-	case "str", "e":
-		if !c.HasV {
-			return nil
-		}
-		return c.V
-	case "inlineStr":
-		if !c.InlineSimple {
-			return nil
-		}
-		return c.Inline
-	}
-	return nil
 }
 
 // CachedValue is the value pandas reads (openpyxl with data_only=True):
@@ -287,10 +279,15 @@ func (r CellRange) Within(o CellRange) bool {
 func (r CellRange) Cells() int { return (r.MaxCol - r.MinCol + 1) * (r.MaxRow - r.MinRow + 1) }
 
 // ParseRanges is openpyxl's MultiCellRange: space-separated ranges such
-// as "A1:B6 D2" (sheet names are not allowed).
+// as "A1:B6 D2", each optionally after a sheet title ("Sheet1!A1:B2",
+// the title ignored); a range whose end comes before its start is
+// refused, as openpyxl refuses it.
 func ParseRanges(s string) ([]CellRange, error) {
 	var out []CellRange
 	for _, part := range strings.Fields(s) {
+		if i := strings.LastIndexByte(part, '!'); i >= 0 {
+			part = part[i+1:]
+		}
 		a, b, isRange := strings.Cut(part, ":")
 		c1, r1, err := SplitCellRef(a)
 		if err != nil {
@@ -302,7 +299,10 @@ func ParseRanges(s string) ([]CellRange, error) {
 				return nil, err
 			}
 		}
-		out = append(out, CellRange{min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)})
+		if c2 < c1 || r2 < r1 {
+			return nil, fmt.Errorf("range %q: its end comes before its start", part)
+		}
+		out = append(out, CellRange{c1, r1, c2, r2})
 	}
 	return out, nil
 }
@@ -378,35 +378,37 @@ func (st *xlsxStyles) numFmt(style int) string {
 	return "General"
 }
 
-// isDate is openpyxl's is_date_format on the cell's number format.
+// isDate is openpyxl's is_date_format on the style's number format:
+// its first section, quoted text and brackets other than [h], [m], [s]
+// left out, holds a date letter after some character other than a
+// backslash (so "d" alone is no date).
 func (st *xlsxStyles) isDate(style int) bool {
-	f := st.numFmt(style)
-	var b strings.Builder
-	inQuote, inBracket, esc := false, false, false
-	for _, r := range f {
-		switch {
-		case esc:
-			esc = false
-		case r == '\\':
-			esc = true
-		case r == '"':
-			inQuote = !inQuote
-		case inQuote:
-		case r == '[':
-			inBracket = true
-		case r == ']':
-			inBracket = false
-		case inBracket:
-		default:
-			b.WriteRune(r)
+	f, _, _ := strings.Cut(st.numFmt(style), ";")
+	f = dateStripRE.ReplaceAllStringFunc(f, func(m string) string {
+		if m[0] == '[' && elapsedRE.MatchString(m) {
+			return m
+		}
+		return ""
+	})
+	for i := 1; i < len(f); i++ {
+		if strings.IndexByte("dmhysDMHYS", f[i]) >= 0 && f[i-1] != '\\' {
+			return true
 		}
 	}
-	s := strings.ToLower(b.String())
-	if strings.Contains(f, "[h]") || strings.Contains(f, "[mm]") || strings.Contains(f, "[ss]") {
-		return true
-	}
-	return strings.ContainsAny(s, "dmyhs")
+	return false
 }
+
+// isTimedelta is openpyxl's is_timedelta_format: an elapsed-time part
+// ([h], [mm], [ss], ...) anywhere in the format.
+func (st *xlsxStyles) isTimedelta(style int) bool {
+	return timedeltaRE.MatchString(st.numFmt(style))
+}
+
+var (
+	dateStripRE = regexp.MustCompile(`".*?"|\[[^\]]*\]`)
+	elapsedRE   = regexp.MustCompile(`^\[(hh?|mm?|ss?)\]$`)
+	timedeltaRE = regexp.MustCompile(`(?i)\[hh?\]|\[mm?\]|\[ss?\]`)
+)
 
 // openpyxlColorError is what openpyxl gives for the rgb of a theme or
 // indexed colour.

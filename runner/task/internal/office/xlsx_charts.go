@@ -144,10 +144,20 @@ func LoadCharts(b *Book, s *Sheet, r map[string]any) (any, error) {
 			}
 		}
 		if props["direction"] {
+			// openpyxl's bar charts alone have barDir (col when the
+			// element is absent); on any other chart OSWorld raises.
+			if typ == nil || (typ.Name != "barChart" && typ.Name != "bar3DChart") {
+				name := "None"
+				if typ != nil {
+					name = typ.Name
+				}
+				return nil, fmt.Errorf("AttributeError: a %s has no barDir", name)
+			}
+			info["direction"] = "col"
 			if d := typ.Child("barDir"); d != nil {
-				info["direction"] = d.Attr["val"]
-			} else {
-				info["direction"] = nil
+				if v, ok := d.Attr["val"]; ok {
+					info["direction"] = v
+				}
 			}
 		}
 		// openpyxl binds x, y and z to the axes of the chart's axId list.

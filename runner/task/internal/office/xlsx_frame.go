@@ -3,7 +3,6 @@ package office
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -12,253 +11,35 @@ import (
 	"github.com/deskrun/deskrun/internal/py"
 )
 
-// Frame is the DataFrame pandas' read_excel gives: the first
-// non-blank row as header, the later non-blank rows as data.
-type Frame struct {
-	header []any
-	Cols   [][]any
-	Kinds  []string
-}
-
-// LoadFrame reads sheet s as pandas' read_excel does; float columns are
-// rounded to precision digits, or not at all when precision < 0.
-func LoadFrame(b *Book, s *Sheet, precision int, ignoreCase bool) (*Frame, error) {
-	if s.maxRow*s.maxCol > maxFrameCells && len(s.order) > 0 {
-		// the used area, not the cell count, decides the frame's size
-		minR, minC := s.maxRow, s.maxCol
-		for _, c := range s.order {
-			minR, minC = min(minR, c.Row), min(minC, c.Col)
-		}
-		if (s.maxRow-minR+1)*s.maxCol > maxFrameCells {
-			return nil, fmt.Errorf("sheet of %d rows and %d columns is too large", s.maxRow-minR+1, s.maxCol)
-		}
-	}
-	type rowT []any
-	var rows []rowT
-	var dates []map[int]bool
-	byRow := map[int][]*Cell{}
-	for _, c := range s.order {
-		byRow[c.Row] = append(byRow[c.Row], c)
-	}
-	rowNos := make([]int, 0, len(byRow))
-	for r := range byRow {
-		rowNos = append(rowNos, r)
-	}
-	sort.Ints(rowNos)
-	width := 0
-	for _, rn := range rowNos {
-		var row rowT
-		dm := map[int]bool{}
-		for _, c := range byRow[rn] {
-			v, isDate := b.CachedValue(c)
-			if v == nil {
-				continue
-			}
-			if str, ok := v.(string); ok && ignoreCase {
-				v = strings.ToLower(str)
-			}
-			for len(row) < c.Col {
-				row = append(row, nil)
-			}
-			row[c.Col-1] = v
-			dm[c.Col-1] = isDate
-		}
-		if len(row) == 0 {
-			continue // pandas skips blank lines
-		}
-		width = max(width, len(row))
-		rows = append(rows, row)
-		dates = append(dates, dm)
-	}
-	fr := &Frame{}
-	if len(rows) == 0 {
-		return fr, nil
-	}
-	fr.header = make([]any, width)
-	seen := map[string]int{}
-	for i := 0; i < width; i++ {
-		var h any
-		if i < len(rows[0]) {
-			h = normCell(rows[0][i])
-		}
-		if h == nil {
-			h = fmt.Sprintf("Unnamed: %d", i)
-		}
-		key := py.Repr(h)
-		if n, dup := seen[key]; dup {
-			seen[key] = n + 1
-			h = fmt.Sprintf("%s.%d", py.Str(h), n+1)
-		} else {
-			seen[key] = 0
-		}
-		fr.header[i] = h
-	}
-	fr.Cols = make([][]any, width)
-	fr.Kinds = make([]string, width)
-	for c := 0; c < width; c++ {
-		col := make([]any, len(rows)-1)
-		kind := ""
-		hasNaN := false
-		for i, row := range rows[1:] {
-			var v any
-			if c < len(row) {
-				v = normCell(row[c])
-			}
-			col[i] = v
-			k := ""
-			switch x := v.(type) {
-			case nil:
-				hasNaN = true
-				continue
-			case int64:
-				k = "int"
-			case float64:
-				k = "float"
-				_ = x
-			case bool:
-				k = "bool"
-			default:
-				k = "object"
-			}
-			if dates[i+1][c] {
-				k = "datetime"
-			}
-			switch {
-			case kind == "":
-				kind = k
-			case kind == k:
-			case (kind == "int" && k == "float") || (kind == "float" && k == "int"):
-				kind = "float"
-			default:
-				kind = "object"
-			}
-		}
-		if kind == "" {
-			kind = "float" // all NaN
-		}
-		if hasNaN && kind == "int" {
-			kind = "float"
-		}
-		if hasNaN && kind == "bool" {
-			kind = "object"
-		}
-		for i, v := range col {
-			switch kind {
-			case "float":
-				switch x := v.(type) {
-				case int64:
-					col[i] = float64(x)
-					if precision >= 0 {
-						col[i] = roundHalfEven(float64(x), precision)
-					}
-				case float64:
-					if precision >= 0 {
-						col[i] = roundHalfEven(x, precision)
-					}
-				}
-			case "int":
-				// round keeps integers as they are
-			}
-		}
-		fr.Cols[c] = col
-		fr.Kinds[c] = kind
-	}
-	return fr, nil
-}
-
-// normCell turns whole floats into integers, as pandas' openpyxl reader
-// does.
-func normCell(v any) any {
-	if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-		return int64(f)
-	}
-	return v
-}
-
-func cellEqual(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	}
-	fa, ok1 := CellFloat(a)
-	fb, ok2 := CellFloat(b)
-	if !ok1 || !ok2 {
-		return false
-	}
-	return fa == fb || (math.IsNaN(fa) && math.IsNaN(fb))
-}
-
-func CellFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
-}
-
-func cellRepr(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NaN"
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return py.Float(x)
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case string:
-		return py.Repr(x)
-	}
-	return fmt.Sprint(v)
-}
-
-// FramesEqual is DataFrame.equals: same shape, labels, column kinds and
-// values (NaN equal to NaN).
-func FramesEqual(a, b *Frame) (bool, string) {
-	if len(a.header) != len(b.header) {
-		return false, fmt.Sprintf("%d columns, want %d", len(a.header), len(b.header))
-	}
-	if len(a.Cols) > 0 && len(b.Cols) > 0 && len(a.Cols[0]) != len(b.Cols[0]) {
-		return false, fmt.Sprintf("%d rows, want %d", len(a.Cols[0]), len(b.Cols[0]))
-	}
-	for i := range a.header {
-		if !cellEqual(normCell(a.header[i]), normCell(b.header[i])) {
-			return false, fmt.Sprintf("column %d is named %s, want %s", i+1, cellRepr(a.header[i]), cellRepr(b.header[i]))
-		}
-	}
-	for c := range a.Cols {
-		if a.Kinds[c] != b.Kinds[c] {
-			return false, fmt.Sprintf("column %s holds %s values, want %s", cellRepr(a.header[c]), a.Kinds[c], b.Kinds[c])
-		}
-		for r := range a.Cols[c] {
-			if !cellEqual(a.Cols[c][r], b.Cols[c][r]) {
-				return false, fmt.Sprintf("column %s, data row %d: %s, want %s", cellRepr(a.header[c]), r+1, py.Truncate(cellRepr(a.Cols[c][r]), 100), py.Truncate(cellRepr(b.Cols[c][r]), 100))
-			}
-		}
-	}
-	return true, ""
-}
-
-func FreezePanes(s *Sheet) any {
+// FreezeKey is OSWorld's _freeze_compare_key: ("none",) without a pane;
+// ("frozen", xSplit, ySplit) for a frozen pane (state frozen or
+// frozenSplit, any case); ("other", xSplit, ySplit, topLeftCell) for any
+// other pane (openpyxl's state defaults to split). The splits are
+// Python's int() of openpyxl's floats, 0 when absent.
+func FreezeKey(s *Sheet) []any {
 	pane := s.Root.Path("sheetViews", "sheetView", "pane")
 	if pane == nil {
-		return nil
+		return []any{"none"}
 	}
+	split := func(k string) any {
+		f, err := strconv.ParseFloat(strings.TrimSpace(pane.Attr[k]), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return py.IntNumber(0)
+		}
+		return json.Number(strconv.FormatFloat(math.Trunc(f), 'f', 0, 64))
+	}
+	state, ok := pane.Attr["state"]
+	if !ok {
+		state = "split"
+	}
+	if st := strings.ToLower(state); st == "frozen" || st == "frozensplit" {
+		return []any{"frozen", split("xSplit"), split("ySplit")}
+	}
+	var tl any
 	if v, ok := pane.Attr["topLeftCell"]; ok {
-		return v
+		tl = v
 	}
-	return nil
+	return []any{"other", split("xSplit"), split("ySplit"), tl}
 }
 
 // DvValue is openpyxl's attribute of a DataValidation.
@@ -274,14 +55,17 @@ func DvValue(dv *Node, attr string) any {
 	}
 	switch DVAttrs[attr] {
 	case "bool":
+		// openpyxl reads an absent boolean as None
 		v, ok := dv.Attr[attr]
-		return ok && (v == "1" || strings.EqualFold(v, "true"))
+		if !ok {
+			return nil
+		}
+		return v == "1" || strings.EqualFold(v, "true")
 	case "str":
+		// openpyxl leaves an absent attribute None (errorStyle
+		// included, though the schema's default is stop).
 		if v, ok := dv.Attr[attr]; ok {
 			return v
-		}
-		if attr == "errorStyle" {
-			return "stop"
 		}
 		return nil
 	}

@@ -3,7 +3,9 @@
 // the shape and values numpy sees and the scores come out as OSWorld's do.
 //
 // Images are decoded with the standard library (PNG, JPEG and GIF's first
-// frame, as PIL opens it) and held as PIL holds them ([Image]: a mode and
+// frame, as PIL opens it; JPEG by a child process of libjpeg-turbo's
+// djpeg where it is installed, whose pixels are Pillow's, a process of a
+// few milliseconds per image) and held as PIL holds them ([Image]: a mode and
 // interleaved 8-bit channels; "L" and "P" are two-dimensional to numpy,
 // "RGB" and "RGBA" have three or four channels). On them it follows:
 //

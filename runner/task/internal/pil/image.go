@@ -92,7 +92,7 @@ func Open(name string) (*Image, color.Palette, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	cfg, _, err := image.DecodeConfig(br)
+	cfg, format, err := image.DecodeConfig(br)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: decode image: %w", name, err)
 	}
@@ -101,6 +101,11 @@ func Open(name string) (*Image, color.Palette, error) {
 	}
 	if _, err := f.Seek(0, 0); err != nil {
 		return nil, nil, err
+	}
+	if format == "jpeg" {
+		if m, err := decodeDjpeg(name); err == nil {
+			return m, nil, nil
+		}
 	}
 	img, _, err := image.Decode(bufio.NewReader(f))
 	if err != nil {

@@ -46,7 +46,7 @@ const typeAheadMs = 20000;
 const settleAfterKeysMs = 500;
 const handOverMs = 200;
 const promptWaitMs = 5000;
-const keyQuietMs = 800;
+const keyQuietMs = 1500;
 
 // GNOME Terminal's title for a new window, until its shell names it.
 const newTerminalTitle = 'Terminal';
@@ -251,8 +251,11 @@ class Extension {
         this._catcher = null;
         const keys = this._keys;
         this._keys = [];
-        // Sent once the shell has let the keyboard go.
-        GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+        // Sent once the shell has let the keyboard go, before any input
+        // event that arrives meanwhile is dispatched (events are handled
+        // at the default priority): a task's Enter sent on while the kept
+        // keys waited for this overtook them (seen: Enter, then the text).
+        GLib.idle_add(GLib.PRIORITY_HIGH, () => {
             let t = GLib.get_monotonic_time();
             for (const sym of keys) {
                 this._keyboard.notify_keyval(t++, sym, Clutter.KeyState.PRESSED);
