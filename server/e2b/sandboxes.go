@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -134,8 +135,94 @@ type autoResume struct {
 	Enabled bool `json:"enabled"`
 }
 
+// networkConfig is E2B's SandboxNetworkConfig. deskrun gives a sandbox
+// the whole network or none of it, so egress rules are taken where they
+// come down to one of those and refused where they would need a filter.
 type networkConfig struct {
-	AllowPublicTraffic *bool `json:"allowPublicTraffic"`
+	AllowPublicTraffic *bool           `json:"allowPublicTraffic"`
+	AllowOut           []string        `json:"allowOut"`
+	DenyOut            []string        `json:"denyOut"`
+	EgressProxy        json.RawMessage `json:"egressProxy"`
+	MaskRequestHost    *string         `json:"maskRequestHost"`
+	Rules              json.RawMessage `json:"rules"`
+}
+
+// egress decides a sandbox's network from allow_internet_access and the
+// egress rules: E2B's default is the internet, deskrun's is none, so an
+// absent allow_internet_access keeps deskrun's. A denyOut of 0.0.0.0/0
+// is allow_internet_access false, as in E2B; an allowOut under it, or a
+// denyOut of less than everything over a networked sandbox, would need
+// a filter per destination, which no provider of deskrun has: 501
+// naming the field, not a sandbox with more network than was asked.
+func egress(internet *bool, n *networkConfig) (bool, error) {
+	on := internet != nil && *internet
+	if n == nil {
+		return on, nil
+	}
+	switch {
+	case len(n.EgressProxy) > 0 && string(n.EgressProxy) != "null":
+		return false, notSupported("network.egressProxy: an egress proxy")
+	case n.MaskRequestHost != nil:
+		return false, notSupported("network.maskRequestHost: masking the Host of a sandbox's requests")
+	case len(n.Rules) > 0 && string(n.Rules) != "null" && string(n.Rules) != "{}":
+		return false, notSupported("network.rules: rewriting a sandbox's requests")
+	}
+	denyAll := false
+	for i, d := range n.DenyOut {
+		p, err := cidr(d)
+		if err != nil {
+			return false, invalid(fmt.Sprintf("network.denyOut[%d]: %q is not an IP address or CIDR block (deny rules take no domain names)", i, d))
+		}
+		if p.Bits() == 0 && p.Addr().Is4() {
+			denyAll = true
+		}
+	}
+	for i, a := range n.AllowOut {
+		if _, err := cidr(a); err != nil && !domainName(a) {
+			return false, invalid(fmt.Sprintf("network.allowOut[%d]: %q is not an IP address, CIDR block or domain name", i, a))
+		}
+	}
+	if denyAll {
+		on = false
+	}
+	switch {
+	case len(n.AllowOut) > 0 && !on:
+		return false, notSupported("network.allowOut: egress to chosen destinations only (a deskrun sandbox has all of the network or none: allow_internet_access)")
+	case len(n.DenyOut) > 0 && on:
+		return false, notSupported("network.denyOut: denying some destinations (a deskrun sandbox has all of the network or none: deny 0.0.0.0/0, or allow_internet_access false)")
+	}
+	return on, nil
+}
+
+// cidr reads a CIDR block or a bare address (a /32 or /128).
+func cidr(s string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+// domainName holds for a host name, or one behind a leading "*.".
+func domainName(s string) bool {
+	s = strings.TrimPrefix(s, "*.")
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, l := range strings.Split(s, ".") {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // timeoutBody is the body of .../timeout, .../connect and .../resume.
@@ -299,9 +386,11 @@ func (f *Front) request(ns newSandbox) (api.CreateSessionRequest, error) {
 	}
 	req.Image, req.Env, req.Labels, req.TTLS = image, ns.EnvVars, ns.Metadata, timeout
 	req.Screen = templateScreens[ns.TemplateID]
-	if ns.AllowInternetAccess != nil {
-		req.Network = *ns.AllowInternetAccess
+	on, err := egress(ns.AllowInternetAccess, ns.Network)
+	if err != nil {
+		return req, err
 	}
+	req.Network = on
 	return req, nil
 }
 
@@ -350,6 +439,9 @@ func (f *Front) create(c echo.Context) error {
 // the public.
 func (f *Front) created(c echo.Context, sess *runner.Session, template string, ns newSandbox) error {
 	b := &box{template: template, envdToken: newToken(), internet: ns.AllowInternetAccess}
+	if on, err := egress(ns.AllowInternetAccess, ns.Network); err == nil && ns.Network != nil {
+		b.internet = &on // a denyOut of 0.0.0.0/0 shown as what it means
+	}
 	if ns.Network != nil && ns.Network.AllowPublicTraffic != nil && !*ns.Network.AllowPublicTraffic {
 		b.trafficToken = newToken()
 	}
