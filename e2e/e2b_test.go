@@ -98,6 +98,17 @@ func testE2BCommands(t *testing.T, s *e2bServer) {
 	if res.Stdout != "created call\n/tmp\nuser\n" || res.Stderr != "err\n" || res.ExitCode != 7 {
 		t.Errorf("foreground: %+v", res)
 	}
+
+	// What the sandbox has: the docker provider's default limits (1 core,
+	// 2 GiB), as its envd reads them from the container's cgroup.
+	if sb.CPUCount == nil || *sb.CPUCount != 1 || sb.MemoryMB == nil || *sb.MemoryMB != 2048 {
+		t.Errorf("cpuCount %v, memoryMB %v; want 1 and 2048", deref(sb.CPUCount), deref(sb.MemoryMB))
+	}
+	var ms []map[string]any
+	if _, err := s.c.Do(ctx, "GET", "/sandboxes/"+sb.SandboxID+"/metrics", nil, &ms, 200); err != nil || len(ms) != 1 ||
+		ms[0]["cpuCount"] != 1.0 || ms[0]["memTotal"] != float64(2<<30) || ms[0]["memUsed"].(float64) <= 0 {
+		t.Errorf("metrics: %v %v; want one sample of 1 core and 2 GiB", ms, err)
+	}
 	if res, err := e.Run(ctx, "true", nil, "", nil); err != nil || res.ExitCode != 0 || res.Stdout != "" {
 		t.Errorf("true: %+v %v", res, err)
 	}
@@ -453,4 +464,11 @@ func testE2BSixteen(t *testing.T, s *e2bServer) {
 	if len(l) != 0 {
 		t.Errorf("%d sandboxes of the batch still listed after their kills", len(l))
 	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

@@ -49,12 +49,15 @@ var Paths = []string{
 	"/" + filesystemconnect.FilesystemName + "/",
 	envdapi.FilesPath,
 	envdapi.HealthPath,
+	envdapi.MetricsPath,
 }
 
 // Service is envd served from agentd. Close ends what it started.
 type Service struct {
 	cfg Config
 	log *slog.Logger
+	// meter reads GET /metrics.
+	meter *meter
 	// self is the user agentd runs as, the desktop user.
 	self user.User
 	// root says how "root" is served: rootSelf (agentd is root), rootSudo
@@ -133,6 +136,8 @@ func New(cfg Config) (*Service, error) {
 	mux.HandleFunc("GET "+envdapi.HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("GET "+envdapi.MetricsPath, s.metrics)
+	s.meter = newMeter()
 	s.mux = mux
 	return s, nil
 }

@@ -683,6 +683,25 @@ func TestRawRequests(t *testing.T) {
 	if res.StatusCode != http.StatusNoContent {
 		t.Errorf("GET /health: %d, want 204", res.StatusCode)
 	}
+	for _, token := range []string{"", d.Token} {
+		req, _ = http.NewRequestWithContext(t.Context(), "GET", d.URL+envdapi.MetricsPath, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m envdapi.Metrics
+		err = json.NewDecoder(res.Body).Decode(&m)
+		res.Body.Close()
+		switch {
+		case token == "" && res.StatusCode != http.StatusUnauthorized:
+			t.Errorf("GET /metrics without a token: %d, want 401", res.StatusCode)
+		case token != "" && (res.StatusCode != 200 || err != nil || m.CPUCount < 1 || m.MemTotal <= 0 || m.MemUsed <= 0 || m.DiskTotal <= 0 || m.TS == 0):
+			t.Errorf("GET /metrics: %d %+v %v", res.StatusCode, m, err)
+		}
+	}
 }
 
 func TestFilesystem(t *testing.T) {

@@ -132,6 +132,9 @@ type box struct {
 	trafficToken string
 	// internet is allow_internet_access as the create sent it.
 	internet *bool
+	// cpuCount and memoryMB are what the sandbox's envd read of its
+	// cgroup at create (0 where it could not be read).
+	cpuCount, memoryMB int
 }
 
 // New returns a front over cfg.Manager.

@@ -228,6 +228,41 @@ func TestControlPlane(t *testing.T) {
 	}
 	st, body := raw(t, "GET", api+"/sandboxes/nope", "", key)
 	checkE2BError(t, "get unknown", st, body, 404, `"nope"`)
+	if got.CPUCount != nil && got.MemoryMB != nil && (*got.CPUCount < 1 || *got.MemoryMB <= 0) {
+		t.Errorf("cpuCount %d, memoryMB %d: want what the sandbox has", *got.CPUCount, *got.MemoryMB)
+	}
+
+	// Metrics: one sample read now from the sandbox's envd, none outside
+	// start..end; many sandboxes at once, unknown ones left out.
+	var ms []map[string]any
+	if _, err := fr.c.Do(ctx, "GET", "/sandboxes/"+a.SandboxID+"/metrics", nil, &ms, 200); err != nil || len(ms) != 1 {
+		t.Fatalf("metrics: %+v %v", ms, err)
+	}
+	for _, k := range []string{"timestamp", "timestampUnix", "cpuCount", "cpuUsedPct", "memUsed", "memTotal", "memCache", "diskUsed", "diskTotal"} {
+		if _, ok := ms[0][k]; !ok {
+			t.Errorf("metrics: no %s in %v", k, ms[0])
+		}
+	}
+	if ms[0]["cpuCount"] != float64(*got.CPUCount) || ms[0]["memTotal"].(float64) <= 0 || ms[0]["diskTotal"].(float64) <= 0 {
+		t.Errorf("metrics %v, want cpuCount %d and totals", ms[0], *got.CPUCount)
+	}
+	if _, err := fr.c.Do(ctx, "GET", "/sandboxes/"+a.SandboxID+"/metrics?start=1&end=2", nil, &ms, 200); err != nil || len(ms) != 0 {
+		t.Errorf("metrics in 1970: %+v %v, want none", ms, err)
+	}
+	for q, field := range map[string]string{"/sandboxes/" + a.SandboxID + "/metrics?start=x": "start",
+		"/sandboxes/" + a.SandboxID + "/metrics?start=5&end=4": "start", "/sandboxes/metrics": "sandbox_ids"} {
+		st, body := raw(t, "GET", api+q, "", key)
+		checkE2BError(t, q, st, body, 400, field)
+	}
+	st, body = raw(t, "GET", api+"/sandboxes/nope/metrics", "", key)
+	checkE2BError(t, "metrics of unknown", st, body, 404, `"nope"`)
+	var many struct {
+		Sandboxes map[string]map[string]any `json:"sandboxes"`
+	}
+	if _, err := fr.c.Do(ctx, "GET", "/sandboxes/metrics?sandbox_ids="+a.SandboxID+",nope", nil, &many, 200); err != nil ||
+		len(many.Sandboxes) != 1 || many.Sandboxes[a.SandboxID] == nil {
+		t.Errorf("metrics of %s and nope: %+v %v", a.SandboxID, many, err)
+	}
 
 	// List: the metadata filter as the SDKs encode it, pages, states.
 	l, next, err := fr.c.List(ctx, map[string]string{"user": "a b&c=d"}, nil)

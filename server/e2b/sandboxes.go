@@ -51,8 +51,6 @@ var unsupported = []struct {
 }{
 	{http.MethodPut, "/sandboxes/:id/network", "changing a sandbox's network rules", true},
 	{http.MethodPost, "/sandboxes/:id/refreshes", "refreshes", true},
-	{http.MethodGet, "/sandboxes/:id/metrics", "a sandbox's metrics", true},
-	{http.MethodGet, "/sandboxes/metrics", "sandboxes' metrics", false},
 	{http.MethodGet, "/sandboxes/:id/logs", "a sandbox's logs", true},
 	{http.MethodGet, "/v2/sandboxes/:id/logs", "a sandbox's logs", true},
 }
@@ -89,6 +87,8 @@ func (f *Front) routes() *echo.Echo {
 	g.POST("/sandboxes/:id/snapshots", f.createSnapshot)
 	g.GET("/snapshots", f.listSnapshots)
 	g.DELETE("/templates/:id", f.deleteTemplate)
+	g.GET("/sandboxes/metrics", f.metricsOf)
+	g.GET("/sandboxes/:id/metrics", f.metrics)
 	for _, u := range unsupported {
 		g.Add(u.method, u.path, func(c echo.Context) error {
 			if u.sandbox {
@@ -278,6 +278,7 @@ func (f *Front) sandboxJSON(sess *runner.Session, b *box, v view) sandboxJSON {
 		TemplateID: b.template, SandboxID: info.ID, Alias: b.template, ClientID: clientID,
 		EnvdVersion: envdVersion, StartedAt: info.CreatedAt, EndAt: info.ExpiresAt,
 		Metadata: info.Labels, State: "running", VolumeMounts: []struct{}{},
+		CPUCount: b.cpuCount, MemoryMB: b.memoryMB,
 	}
 	if info.State == api.SessionPaused {
 		out.State = "paused"
@@ -441,6 +442,9 @@ func (f *Front) created(c echo.Context, sess *runner.Session, template string, n
 	b := &box{template: template, envdToken: newToken(), internet: ns.AllowInternetAccess}
 	if on, err := egress(ns.AllowInternetAccess, ns.Network); err == nil && ns.Network != nil {
 		b.internet = &on // a denyOut of 0.0.0.0/0 shown as what it means
+	}
+	if m, err := f.readMetrics(c.Request().Context(), sess); err == nil {
+		b.cpuCount, b.memoryMB = m.CPUCount, int(m.MemTotalMiB)
 	}
 	if ns.Network != nil && ns.Network.AllowPublicTraffic != nil && !*ns.Network.AllowPublicTraffic {
 		b.trafficToken = newToken()

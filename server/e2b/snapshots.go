@@ -152,7 +152,7 @@ func (f *Front) fork(c echo.Context) error {
 				continue
 			}
 			s.SetDeadline(time.Now().Add(time.Duration(timeout) * time.Second))
-			b := &box{template: src.template, envdToken: newToken(), internet: src.internet}
+			b := &box{template: src.template, envdToken: newToken(), internet: src.internet, cpuCount: src.cpuCount, memoryMB: src.memoryMB}
 			if src.trafficToken != "" {
 				b.trafficToken = newToken()
 			}

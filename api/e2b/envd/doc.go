@@ -50,9 +50,27 @@ const Port = 49983
 
 // The plain HTTP routes.
 const (
-	FilesPath  = "/files"
-	HealthPath = "/health"
+	FilesPath   = "/files"
+	HealthPath  = "/health"
+	MetricsPath = "/metrics"
 )
+
+// Metrics is the body of GET /metrics: what the sandbox has and uses,
+// read from its own cgroup (the machine's figures where it has no
+// limit of its own). CPUUsedPct is the share of CPUCount cores used
+// since the previous read (the first read: since envd started).
+type Metrics struct {
+	TS          int64   `json:"ts"`
+	CPUCount    int     `json:"cpu_count"`
+	CPUUsedPct  float64 `json:"cpu_used_pct"`
+	MemTotal    int64   `json:"mem_total"`
+	MemUsed     int64   `json:"mem_used"`
+	MemCache    int64   `json:"mem_cache"`
+	MemTotalMiB int64   `json:"mem_total_mib"`
+	MemUsedMiB  int64   `json:"mem_used_mib"`
+	DiskUsed    int64   `json:"disk_used"`
+	DiskTotal   int64   `json:"disk_total"`
+}
 
 // FileEntry is one file written by POST /files.
 type FileEntry struct {
