@@ -136,6 +136,7 @@ func TestRecordedSession(t *testing.T) {
 	checkError(t, call(t, ts.URL, "GET", "/v1/sessions/"+plain.ID+"/recording", testToken, ""), http.StatusNotFound, "not_found", "not recorded")
 	c.DeleteSession(ctx, plain.ID)
 
+	beforeCreate := time.Now()
 	a := call(t, ts.URL, "POST", "/v1/sessions", testToken, `{"provider":"local","record":true}`)
 	if a.status != http.StatusCreated {
 		t.Fatalf("create: %d %s", a.status, a.body)
@@ -199,10 +200,11 @@ func TestRecordedSession(t *testing.T) {
 	checkError(t, get(t, ts.URL+path+"?ticket="+tk, nil), http.StatusUnauthorized, "unauthorized", "already used")
 
 	time.Sleep(500 * time.Millisecond)
+	asked := time.Since(began).Seconds() // the recording began before: it is under way when the create answers
 	if err := c.DeleteSession(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	lived := time.Since(began).Seconds()
+	lived := time.Since(beforeCreate).Seconds()
 	for _, pid := range encoders {
 		if alive(pid) {
 			t.Errorf("ffmpeg %d still runs after the session ended", pid)
@@ -222,15 +224,15 @@ func TestRecordedSession(t *testing.T) {
 		t.Errorf("a range with the pass cookie: %d, %d bytes", r.status, len(r.body))
 	}
 	v := agentdtest.Probe(t, file)
-	t.Logf("%+v, %d bytes, session lived %.2fs", v, len(a.body), lived)
+	t.Logf("%+v, %d bytes; %.2fs from the create's answer to the delete, %.2fs from the create's call to the delete's answer", v, len(a.body), asked, lived)
 	if v.Codec != "vp8" || !strings.Contains(v.Format, "webm") || v.Width != 1280 || v.Height != 800 {
 		t.Errorf("video %+v, want vp8 in webm, 1280x800", v)
 	}
 	if v.Frames < 3 {
 		t.Errorf("%d frames, want several (the xterm, the typing)", v.Frames)
 	}
-	if v.Duration < lived-2 || v.Duration > lived+1 {
-		t.Errorf("duration %.2fs, the session lived %.2fs", v.Duration, lived)
+	if v.Duration < asked-1 || v.Duration > lived+0.5 {
+		t.Errorf("duration %.2fs; %.2fs from the create's answer to the delete, %.2fs from the create's call to the delete's answer", v.Duration, asked, lived)
 	}
 	if r, g, b, _ := agentdtest.LastFrame(t, file).At(1000, 700).RGBA(); r>>8 > 40 || g>>8 < 160 || b>>8 > 40 {
 		t.Errorf("pixel (1000,700) of the last frame is %d,%d,%d, want the desktop's green #00c000", r>>8, g>>8, b>>8)
