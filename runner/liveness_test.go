@@ -78,11 +78,14 @@ func TestAddressTaken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lp.Stop(context.WithoutCancel(ctx), other.ID)
+	// The address moves to the other sandbox before the first stops: a
+	// health check between the two (every 200 ms; a stop takes longer
+	// on a loaded machine) would find the address dead, not taken.
+	u, _ := url.Parse(other.AgentURL)
+	p.target.Store(u)
 	if err := lp.Stop(ctx, s.Info().SandboxID); err != nil {
 		t.Fatal(err)
 	}
-	u, _ := url.Parse(other.AgentURL)
-	p.target.Store(u)
 	if resp, err := http.Get(p.addr.URL + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("the address does not answer /healthz for the other sandbox: %v", err)
 	}
