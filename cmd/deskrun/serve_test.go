@@ -411,7 +411,7 @@ func TestServeTLSSelfSigned(t *testing.T) {
 	addr := strings.TrimPrefix(srv.url, "http://")
 	for _, name := range []string{"", "localhost", "6080-0123456789abcdef.localhost"} {
 		c := &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-			TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: name},
+			TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: name}, ForceAttemptHTTP2: true,
 			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 				return (&net.Dialer{}).DialContext(ctx, network, addr)
 			},
@@ -431,6 +431,9 @@ func TestServeTLSSelfSigned(t *testing.T) {
 		}
 		if resp.StatusCode != want {
 			t.Errorf("%q: status %d, want %d", name, resp.StatusCode, want)
+		}
+		if resp.ProtoMajor != 2 {
+			t.Errorf("%q: %s, want HTTP/2 (E2B's SDKs ask for it)", name, resp.Proto)
 		}
 	}
 	// Plain HTTP is not served.

@@ -32,7 +32,7 @@ func serveTLS(certFile, keyFile, caFile string, ips []net.IP) (*tls.Config, erro
 		if err != nil {
 			return nil, usagef("--tls-cert, --tls-key: %v", err)
 		}
-		return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
+		return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12, NextProtos: alpn}, nil
 	}
 	ca, err := newLocalCA()
 	if err != nil {
@@ -45,8 +45,13 @@ func serveTLS(certFile, keyFile, caFile string, ips []net.IP) (*tls.Config, erro
 		return nil, usagef("--tls-self-signed: %v", err)
 	}
 	ca.ips = ips
-	return &tls.Config{GetCertificate: ca.certificate, MinVersion: tls.VersionTLS12}, nil
+	return &tls.Config{GetCertificate: ca.certificate, MinVersion: tls.VersionTLS12, NextProtos: alpn}, nil
 }
+
+// alpn offers HTTP/2 before HTTP/1.1, as ServeTLS would: E2B's SDKs ask
+// for HTTP/2 and keep one connection for all their calls. The server is
+// handed a TLS listener, so net/http does not add "h2" itself.
+var alpn = []string{"h2", "http/1.1"}
 
 // localCA signs the certificates of --tls-self-signed, one per server
 // name, made on first use and kept for the life of the server.
