@@ -356,14 +356,14 @@ func TestWindowsWithoutAndWithWindowManager(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = wm.Process.Kill(); _ = wm.Wait() })
-	waitFor(t, "openbox to manage the windows", func() bool {
-		ws, _ := c.Windows()
-		return c.wmRunning() && len(ws) > 0
+	// openbox takes in the windows already mapped one by one after it
+	// starts: the list is whole once beta is on it.
+	var wb Window
+	waitFor(t, "openbox to manage and list beta", func() bool {
+		var ok bool
+		wb, ok = find("deskrun beta ☃")
+		return c.wmRunning() && ok
 	})
-	wb, ok := find("deskrun beta ☃")
-	if !ok {
-		t.Fatal("openbox does not list beta")
-	}
 	x := newRecorder(t, d, 300, 200, 100, 100, 0x0000ff)
 	x.name(t, "deskrun gamma")
 	waitFor(t, "gamma to be managed", func() bool { _, ok := find("deskrun gamma"); return ok })
