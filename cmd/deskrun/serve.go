@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	stdlog "log"
 	"maps"
 	"net"
 	"net/http"
@@ -198,6 +199,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Handler:           front.Handler(api),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          stdlog.New(httpErrors{log}, "", 0),
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "providers", m.Providers(), "default_provider", def, "auth", *token != "", "runs", runs.Dir())
 	fmt.Fprintln(stdout, "E2B's SDKs reach this server with:")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -9,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"net"
 	"os"
@@ -145,4 +147,19 @@ func (ca *localCA) sign(name string) (*tls.Certificate, error) {
 func serial() *big.Int {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127)) // never fails (crypto/rand)
 	return n
+}
+
+// httpErrors takes net/http's own log lines into the server's log: a
+// TLS handshake a client broke off (each try of a client that does not
+// trust the server's authority) at debug, anything else as a warning.
+type httpErrors struct{ log *slog.Logger }
+
+func (h httpErrors) Write(p []byte) (int, error) {
+	msg := strings.TrimSpace(string(p))
+	level := slog.LevelWarn
+	if strings.Contains(msg, "TLS handshake error") {
+		level = slog.LevelDebug
+	}
+	h.log.Log(context.Background(), level, msg, "from", "net/http")
+	return len(p), nil
 }
