@@ -148,6 +148,13 @@ func cpuUsed() time.Duration {
 	return time.Duration(busy) * time.Second / 100 // USER_HZ
 }
 
+// memoryFiles name the memory controller's files: cgroup version 2's,
+// then version 1's (cache is the page cache's line of memory.stat).
+var memoryFiles = []struct{ controller, limit, usage, cache string }{
+	{"", "memory.max", "memory.current", "file"},
+	{"memory", "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache"},
+}
+
 // memory is the cgroup's limit, use and page cache in bytes; the
 // machine's total and use where the cgroup has no limit below it.
 func memory() (total, used, cache int64) {
@@ -156,22 +163,19 @@ func memory() (total, used, cache int64) {
 	used = total - info["MemAvailable"]
 	cache = info["Cached"]
 	limit, cur := int64(-1), int64(-1)
-	if v, ok := cgroupFile("", "memory.max"); ok {
-		limit = parseLimit(v)
-		c, _ := cgroupFile("", "memory.current")
-		cur = parseLimit(c)
-		stat, _ := cgroupFile("", "memory.stat")
-		if f, ok := statField(stat, "file"); ok {
-			cache = f
+	for _, f := range memoryFiles {
+		v, ok := cgroupFile(f.controller, f.limit)
+		if !ok {
+			continue
 		}
-	} else if v, ok := cgroupFile("memory", "memory.limit_in_bytes"); ok {
 		limit = parseLimit(v)
-		c, _ := cgroupFile("memory", "memory.usage_in_bytes")
+		c, _ := cgroupFile(f.controller, f.usage)
 		cur = parseLimit(c)
-		stat, _ := cgroupFile("memory", "memory.stat")
-		if f, ok := statField(stat, "total_cache"); ok {
-			cache = f
+		stat, _ := cgroupFile(f.controller, "memory.stat")
+		if n, ok := statField(stat, f.cache); ok {
+			cache = n
 		}
+		break
 	}
 	if limit > 0 && (total == 0 || limit < total) {
 		total = limit
