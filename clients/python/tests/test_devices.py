@@ -88,7 +88,7 @@ def test_keyboard(sess: Any, xev: str) -> None:
 
 
 def test_typing_unicode_into_a_terminal(sess: Any) -> None:
-    pid = sess.commands.run("xterm -geometry 80x10+0+0 -title pyterm >/dev/null 2>&1 & echo $!").stdout.strip()
+    pid = sess.commands.run("xterm -geometry 80x10+0+0 -title pyterm -xrm 'XTerm*allowTitleOps: false' >/dev/null 2>&1 & echo $!").stdout.strip()
     w = until("xterm", lambda: sess.windows.find("pyterm"))
     sess.windows.activate(w.id)
     sess.mouse.move(200, 60)
@@ -132,7 +132,7 @@ def test_clipboard(sess: Any) -> None:
 
 
 def test_windows(sess: Any) -> None:
-    sess.commands.run("xterm -geometry 40x10+50+60 -title pywin >/dev/null 2>&1 &")
+    sess.commands.run("xterm -geometry 40x10+50+60 -title pywin -xrm 'XTerm*allowTitleOps: false' >/dev/null 2>&1 &")
     w = until("xterm", lambda: sess.windows.find("pywin"))
     assert w in sess.windows.list()
     sess.windows.activate(w.id)
