@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/agentd/agentdtest"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
 	"github.com/deskrun/deskrun/sandbox"
 	"github.com/deskrun/deskrun/sandbox/local"
@@ -97,5 +99,41 @@ func TestAddressTaken(t *testing.T) {
 	waitUntil(t, "the session is marked unreachable", func() bool { return s.Info().State == api.SessionUnreachable })
 	if info := s.Info(); !strings.Contains(info.Unreachable, "another sandbox") {
 		t.Errorf("unreachable %q, want it to say another sandbox answers", info.Unreachable)
+	}
+}
+
+// TestFirstScreen: a new sandbox's first read goes again past connections
+// the path to it drops, and fails at once on an answer.
+func TestFirstScreen(t *testing.T) {
+	var calls, drops atomic.Int32
+	drops.Store(2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= drops.Load() {
+			c, _, _ := w.(http.Hijacker).Hijack()
+			c.Close() // the hop dropped it
+			return
+		}
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			http.Error(w, `{"error":{"code":"unauthorized","message":"token"}}`, http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"width":640,"height":480}`)
+	}))
+	defer srv.Close()
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	got, err := firstScreen(t.Context(), agentdclient.NewClient(srv.URL, "tok", hc))
+	if err != nil || got != (api.Screen{Width: 640, Height: 480}) || calls.Load() != 3 {
+		t.Fatalf("after two dropped connections: %v %v, %d calls; want 640x480 on the third", got, err, calls.Load())
+	}
+	calls.Store(0)
+	drops.Store(0)
+	if _, err := firstScreen(t.Context(), agentdclient.NewClient(srv.URL, "wrong", hc)); err == nil || calls.Load() != 1 {
+		t.Fatalf("a refused token: %v after %d calls, want its error after one", err, calls.Load())
+	}
+	calls.Store(0)
+	drops.Store(100)
+	if _, err := firstScreen(t.Context(), agentdclient.NewClient(srv.URL, "tok", hc)); !errdefs.IsUnavailable(err) || calls.Load() != firstScreenTries {
+		t.Fatalf("a path that stays down: %v after %d calls, want unavailable after %d", err, calls.Load(), firstScreenTries)
 	}
 }

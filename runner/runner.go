@@ -376,7 +376,7 @@ func (m *Manager) Create(ctx context.Context, req api.CreateSessionRequest) (_ *
 		}
 	}()
 	// The sandbox's real screen is what coordinates refer to.
-	got, err := s.client.Screen(ctx)
+	got, err := firstScreen(ctx, s.client)
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: sandbox %s: read screen: %w", prov, inst.ID, err)
 	}
@@ -532,3 +532,27 @@ func (m *Manager) recorded(id, path string) {
 	m.recordings[id] = path
 	m.mu.Unlock()
 }
+
+// firstScreen reads a new sandbox's screen. The sandbox has just
+// answered its health check, so a connection that fails now is the path
+// to it (a proxy or port-forward hop renewing itself), not the sandbox:
+// the read is tried again, a few times over a few seconds, before the
+// start fails.
+func firstScreen(ctx context.Context, c *agentdclient.Client) (api.Screen, error) {
+	var err error
+	for try := range firstScreenTries {
+		var scr api.Screen
+		if scr, err = c.Screen(ctx); err == nil || !errdefs.IsUnavailable(err) || try == firstScreenTries-1 {
+			return scr, err
+		}
+		select {
+		case <-ctx.Done():
+			return api.Screen{}, errors.Join(err, ctx.Err())
+		case <-time.After(time.Duration(try+1) * 250 * time.Millisecond):
+		}
+	}
+	return api.Screen{}, err
+}
+
+// firstScreenTries bounds firstScreen's tries (1.5 s of pauses in all).
+const firstScreenTries = 4
