@@ -21,6 +21,7 @@ import (
 
 	"github.com/containerd/errdefs"
 	"github.com/deskrun/deskrun/api"
+	envdapi "github.com/deskrun/deskrun/api/e2b/envd"
 )
 
 // Client talks to one agentd. It is safe for concurrent use.
@@ -176,6 +177,13 @@ func (c *Client) Screen(ctx context.Context) (api.Screen, error) {
 	var s api.Screen
 	err := c.json(ctx, http.MethodGet, "/v1/screen", nil, &s)
 	return s, err
+}
+
+// EnvdMetrics reads envd's GET /metrics: what the sandbox has and uses.
+func (c *Client) EnvdMetrics(ctx context.Context) (envdapi.Metrics, error) {
+	var m envdapi.Metrics
+	err := c.json(ctx, http.MethodGet, envdapi.MetricsPath, nil, &m)
+	return m, err
 }
 
 // Cursor returns the pointer position.

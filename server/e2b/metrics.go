@@ -2,14 +2,13 @@ package e2b
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/containerd/errdefs"
+	agentdclient "github.com/deskrun/deskrun/agentd/client"
 	"github.com/deskrun/deskrun/api"
 	envdapi "github.com/deskrun/deskrun/api/e2b/envd"
 	"github.com/deskrun/deskrun/runner"
@@ -35,32 +34,10 @@ const metricsTimeout = 10 * time.Second
 // readMetrics asks the session's agentd (envd's GET /metrics) what the
 // sandbox has and uses now.
 func (f *Front) readMetrics(ctx context.Context, sess *runner.Session) (envdapi.Metrics, error) {
-	var m envdapi.Metrics
-	inst := sess.Instance()
 	ctx, cancel := context.WithTimeout(ctx, metricsTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(inst.AgentURL, "/")+envdapi.MetricsPath, nil)
-	if err != nil {
-		return m, fmt.Errorf("sandbox %s: agentd's address %q: %w", sess.ID(), inst.AgentURL, err)
-	}
-	if inst.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+inst.Token)
-	}
-	unavailable := func(why string) error {
-		return errdefs.ErrUnavailable.WithMessage(fmt.Sprintf("sandbox %s: its metrics: %s", sess.ID(), why))
-	}
-	res, err := (&http.Client{Transport: f.envd}).Do(req)
-	if err != nil {
-		return m, unavailable(err.Error())
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return m, unavailable("envd answered " + res.Status)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
-		return m, unavailable(err.Error())
-	}
-	return m, nil
+	inst := sess.Instance()
+	return agentdclient.NewClient(inst.AgentURL, inst.Token, &http.Client{Transport: f.envd}).EnvdMetrics(ctx)
 }
 
 func metricOf(m envdapi.Metrics) sandboxMetric {
